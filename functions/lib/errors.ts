@@ -1,0 +1,63 @@
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { z } from 'zod';
+
+/** A field-level reason: which field, and what is wrong with it. */
+export interface FieldIssue {
+  field: string;
+  message: string;
+}
+
+/** The one error shape of the API: `{ error: { code, message, issues? } }`. */
+export interface ErrorBody {
+  error: { code: string; message: string; issues?: FieldIssue[] };
+}
+
+/** An error the API answers with on purpose (a 4xx with a code the client can act on). */
+export class ApiError extends Error {
+  readonly status: ContentfulStatusCode;
+  readonly code: string;
+  readonly issues?: FieldIssue[];
+  constructor(status: ContentfulStatusCode, code: string, message: string, issues?: FieldIssue[]) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.issues = issues;
+  }
+}
+
+/** Any zod error (classic or core): only its issues are read. */
+type ZodLikeError = Pick<z.core.$ZodError, 'issues'>;
+
+export function issuesFromZod(error: ZodLikeError): FieldIssue[] {
+  return error.issues.map((i) => ({ field: i.path.join('.') || '(body)', message: i.message }));
+}
+
+export function invalidRequest(error: ZodLikeError, what = 'request'): ApiError {
+  const issues = issuesFromZod(error);
+  const fields = [...new Set(issues.map((i) => i.field))].join(', ');
+  return new ApiError(400, 'invalid_request', `The ${what} is not valid: check ${fields}.`, issues);
+}
+
+export function errorBody(code: string, message: string, issues?: FieldIssue[]): ErrorBody {
+  return { error: issues?.length ? { code, message, issues } : { code, message } };
+}
+
+/** Installed once by createApp(): every thrown error ends here. */
+export function handleError(err: Error, c: Context) {
+  if (err instanceof ApiError) return c.json(errorBody(err.code, err.message, err.issues), err.status);
+  if (err instanceof HTTPException) {
+    // Hono's own 4xx: malformed JSON, body too large, a CSRF refusal.
+    const status = err.status;
+    const code = status === 413 ? 'payload_too_large' : status === 403 ? 'forbidden' : 'bad_request';
+    return c.json(errorBody(code, err.message || 'The request could not be read.'), status as ContentfulStatusCode);
+  }
+  console.error('Unhandled API error', c.req.method, c.req.path, err);
+  return c.json(errorBody('internal_error', 'Something went wrong on our side. Please try again.'), 500);
+}
+
+export function handleNotFound(c: Context) {
+  return c.json(errorBody('not_found', `There is no API route for ${c.req.method} ${c.req.path}.`), 404);
+}

@@ -1,0 +1,22 @@
+/**
+ * Loads the catalogue into the local D1: `npm run db:seed` (new products only) or
+ * `npm run db:seed -- --reset` (the data files overwrite catalogue products).
+ * D1_PERSIST_DIR points it at another local database (the browser tests use one).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { catalogueSeedSql } from '../functions/db/seed.ts';
+import { readCatalogueFromDisk } from './catalogue-files.ts';
+
+const reset = process.argv.includes('--reset');
+const products = readCatalogueFromDisk();
+mkdirSync('.wrangler', { recursive: true });
+const file = '.wrangler/seed.sql';
+writeFileSync(file, catalogueSeedSql(products, { reset }).join('\n'));
+
+const persist = ['--persist-to', process.env.D1_PERSIST_DIR ?? '.wrangler/state'];
+execFileSync('wrangler', ['d1', 'execute', 'DB', '--local', '--config', 'wrangler.toml', '--file', file, ...persist], {
+  stdio: ['ignore', 'ignore', 'inherit'],
+  env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+});
+console.log(`Seeded ${products.length} catalogue products into the local D1${reset ? ' (reset)' : ''}.`);

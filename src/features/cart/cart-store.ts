@@ -1,0 +1,30 @@
+import { computed } from 'nanostores';
+import { persistentAtom } from '@nanostores/persistent';
+import { addItem, cartCount, parseStoredCart, removeItem, setQuantity, type CartItem, type CartLine } from './cart.ts';
+
+/**
+ * The cart, shared by every island and the header through one store, persisted to
+ * localStorage key `cartItems` and kept in step across tabs (storage events).
+ */
+export const $cartItems = persistentAtom<CartItem[]>('cartItems', [], {
+  encode: JSON.stringify,
+  decode: parseStoredCart,
+});
+
+export const $cartCount = computed($cartItems, cartCount);
+
+export function addToCart(item: Omit<CartItem, 'quantity'>, quantity = 1) {
+  $cartItems.set(addItem($cartItems.get(), item, quantity));
+}
+
+export function removeFromCart(line: CartLine) {
+  $cartItems.set(removeItem($cartItems.get(), line));
+}
+
+export function updateCartQuantity(line: CartLine, quantity: number) {
+  $cartItems.set(setQuantity($cartItems.get(), line, quantity));
+}
+
+export function clearCart() {
+  $cartItems.set([]);
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { addItem, cartCount, cartSubtotal, MAX_LINE_QUANTITY, parseStoredCart, removeItem, setQuantity, type CartItem } from './cart.ts';
+
+const phone = { id: 'tecno-spark-30', name: 'Tecno Spark 30', price: 21_500_000, image: '/images/products/tecno-spark-30.svg', variant: '128GB' };
+
+describe('cart rules', () => {
+  it('adds a new line, then adds quantity to the same id and variant', () => {
+    const one = addItem([], phone);
+    expect(one).toEqual([{ ...phone, quantity: 1 }]);
+    const three = addItem(one, phone, 2);
+    expect(three).toEqual([{ ...phone, quantity: 3 }]);
+  });
+
+  it('keeps another variant of the same product on its own line', () => {
+    const cart = addItem(addItem([], phone), { ...phone, variant: '256GB' });
+    expect(cart.map((i) => [i.variant, i.quantity])).toEqual([['128GB', 1], ['256GB', 1]]);
+  });
+
+  it('removes only the line matching id and variant', () => {
+    const cart = addItem(addItem([], phone), { ...phone, variant: '256GB' });
+    expect(removeItem(cart, { id: phone.id, variant: '128GB' }).map((i) => i.variant)).toEqual(['256GB']);
+  });
+
+  it('sets a quantity, and 0 or less removes the line', () => {
+    const cart = addItem([], phone);
+    expect(setQuantity(cart, phone, 4)[0]?.quantity).toBe(4);
+    expect(setQuantity(cart, phone, 0)).toEqual([]);
+    expect(setQuantity(cart, phone, -3)).toEqual([]);
+  });
+
+  it('caps a line at the maximum quantity', () => {
+    expect(addItem([], phone, 500)[0]?.quantity).toBe(MAX_LINE_QUANTITY);
+    expect(setQuantity(addItem([], phone), phone, 1000)[0]?.quantity).toBe(MAX_LINE_QUANTITY);
+  });
+
+  it('counts items and sums the subtotal in kobo', () => {
+    const cart = addItem(addItem([], phone, 2), { ...phone, id: 'x', price: 150_050 });
+    expect(cartCount(cart)).toBe(3);
+    expect(cartSubtotal(cart)).toBe(2 * 21_500_000 + 150_050);
+  });
+});
+
+describe('reading the stored cart', () => {
+  it('reads a valid list and fills a missing variant', () => {
+    const stored: Omit<CartItem, 'variant'>[] = [{ id: 'a', name: 'A', price: 100, image: '/a.svg', quantity: 2 }];
+    expect(parseStoredCart(JSON.stringify(stored))).toEqual([{ ...stored[0], variant: '' }]);
+  });
+
+  it.each([null, '', 'not json', '{"items":1}', '[{"id":"a","quantity":"lots"}]', '[{"id":"a","price":-1}]'])(
+    'drops %j instead of crashing',
+    (raw) => {
+      expect(parseStoredCart(raw)).toEqual([]);
+    },
+  );
+});

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import type { Kobo } from '../../lib/money.ts';
+
+/**
+ * The cart's rules (spec section 4), pure so the islands, the header script and
+ * the tests share them. A line is identified by product id plus variant.
+ */
+export const MAX_LINE_QUANTITY = 99;
+
+export const cartItemSchema = z.object({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  /** Price in kobo when the item was added; the server prices the order itself. */
+  price: z.number().int().nonnegative(),
+  image: z.string(),
+  variant: z.string().default(''),
+  quantity: z.number().int().min(1).max(MAX_LINE_QUANTITY),
+});
+
+export type CartItem = z.infer<typeof cartItemSchema>;
+export type CartLine = Pick<CartItem, 'id' | 'variant'>;
+
+const storedCartSchema = z.array(cartItemSchema).catch([]);
+
+/** Reads the cart from storage. Anything that does not parse is dropped, never thrown. */
+export function parseStoredCart(raw: string | undefined | null): CartItem[] {
+  if (!raw) return [];
+  try {
+    return storedCartSchema.parse(JSON.parse(raw));
+  } catch {
+    return [];
+  }
+}
+
+const sameLine = (a: CartLine, b: CartLine) => a.id === b.id && a.variant === b.variant;
+
+const clamp = (quantity: number) => Math.min(MAX_LINE_QUANTITY, Math.floor(quantity));
+
+/** Adds an item: the same line gains quantity, otherwise a new line is appended. */
+export function addItem(items: readonly CartItem[], item: Omit<CartItem, 'quantity'>, quantity = 1): CartItem[] {
+  if (!(quantity >= 1)) return [...items];
+  const line = { ...item, variant: item.variant ?? '' };
+  const existing = items.find((i) => sameLine(i, line));
+  if (!existing) return [...items, { ...line, quantity: clamp(quantity) }];
+  return items.map((i) => (sameLine(i, line) ? { ...i, quantity: clamp(i.quantity + quantity) } : i));
+}
+
+export function removeItem(items: readonly CartItem[], line: CartLine): CartItem[] {
+  return items.filter((i) => !sameLine(i, line));
+}
+
+/** Sets a line's quantity; 0 or less removes the line. */
+export function setQuantity(items: readonly CartItem[], line: CartLine, quantity: number): CartItem[] {
+  if (!(quantity > 0)) return removeItem(items, line);
+  return items.map((i) => (sameLine(i, line) ? { ...i, quantity: Math.max(1, clamp(quantity)) } : i));
+}
+
+export function cartCount(items: readonly CartItem[]): number {
+  return items.reduce((n, i) => n + i.quantity, 0);
+}
+
+export function cartSubtotal(items: readonly CartItem[]): Kobo {
+  return items.reduce((sum, i) => sum + i.price * i.quantity, 0);
+}

@@ -1,0 +1,25 @@
+import { useEffect, useState } from 'react';
+import { fetchProductPage } from './api-client.ts';
+import type { Product } from './product.ts';
+import { ProductCard } from './ProductCard.tsx';
+
+/** The home page's featured products: pre-rendered, then refreshed from D1 (an admin's picks). */
+export default function FeaturedProducts({ initial }: { initial: Product[] }) {
+  const [products, setProducts] = useState(initial);
+  useEffect(() => {
+    const controller = new AbortController();
+    fetchProductPage({ featured: true, sort: 'rating' }, controller.signal)
+      .then((page) => setProducts(page.items))
+      .catch(() => {
+        // Keep the pre-rendered products: a stale card beats an empty shelf.
+      });
+    return () => controller.abort();
+  }, []);
+  return (
+    <div className="grid grid-products">
+      {products.map((p) => (
+        <ProductCard key={p.id} product={p} />
+      ))}
+    </div>
+  );
+}

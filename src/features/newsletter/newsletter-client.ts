@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+export interface SubscribeResult {
+  ok: boolean;
+  message: string;
+}
+
+const errorSchema = z.object({ error: z.object({ message: z.string() }) });
+
+/** Posts the address; answers with the spec's messages (section 8). */
+export async function subscribeToNewsletter(email: string): Promise<SubscribeResult> {
+  if (!email.trim()) return { ok: false, message: 'Please enter your email address' };
+  try {
+    const response = await fetch('/api/subscribe', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email }),
+    });
+    if (response.ok) return { ok: true, message: 'Thank you for subscribing!' };
+    const body = errorSchema.safeParse(await response.json().catch(() => null));
+    const issue = body.success ? body.data.error.message : undefined;
+    return { ok: false, message: issue ?? 'Subscription failed' };
+  } catch {
+    return { ok: false, message: 'Network error. Please try again.' };
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * Money is integer kobo everywhere (1 naira = 100 kobo); this module is the only
+ * place that converts to or from naira, and formatNaira() is the only formatter.
+ */
+export type Kobo = number;
+
+const nairaFormat = new Intl.NumberFormat('en-NG', { style: 'currency', currency: 'NGN' });
+const wholeNairaFormat = new Intl.NumberFormat('en-NG', {
+  style: 'currency',
+  currency: 'NGN',
+  maximumFractionDigits: 0,
+});
+
+/** ₦1,250,000.00 — or ₦1,250,000 when the amount has no kobo and `compact` is set. */
+export function formatNaira(kobo: Kobo, { compact = true }: { compact?: boolean } = {}): string {
+  const naira = kobo / 100;
+  return compact && kobo % 100 === 0 ? wholeNairaFormat.format(naira) : nairaFormat.format(naira);
+}
+
+/**
+ * Converts a naira amount with at most two decimals to kobo without floating-point
+ * drift (0.29 * 100 is 28.999999999999996 in binary floating point).
+ */
+export function nairaToKobo(naira: number): Kobo {
+  if (!Number.isFinite(naira)) throw new RangeError(`not a finite amount: ${naira}`);
+  const [whole, fraction = ''] = Math.abs(naira).toFixed(2).split('.');
+  const kobo = Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+  return naira < 0 ? -kobo : kobo;
+}
+
+/** True when the number has no more than two decimal places (a valid naira amount). */
+export function hasAtMostTwoDecimals(n: number): boolean {
+  return Number.isFinite(n) && Math.abs(Math.round(n * 100) - n * 100) < 1e-6;
+}
