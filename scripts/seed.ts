@@ -8,6 +8,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { catalogueSeedSql } from '../functions/db/seed.ts';
 import { readCatalogueFromDisk } from './catalogue-files.ts';
 
+// The project's wrangler on this same Node (22), also when run outside `npm run`,
+// where `wrangler` on PATH would start on the system's Node 20 and refuse.
+const WRANGLER = [process.execPath, 'node_modules/wrangler/bin/wrangler.js'] as const;
+
 const reset = process.argv.includes('--reset');
 const products = readCatalogueFromDisk();
 mkdirSync('.wrangler', { recursive: true });
@@ -15,7 +19,7 @@ const file = '.wrangler/seed.sql';
 writeFileSync(file, catalogueSeedSql(products, { reset }).join('\n'));
 
 const persist = ['--persist-to', process.env.D1_PERSIST_DIR ?? '.wrangler/state'];
-execFileSync('wrangler', ['d1', 'execute', 'DB', '--local', '--config', 'wrangler.toml', '--file', file, ...persist], {
+execFileSync(WRANGLER[0], [WRANGLER[1], 'd1', 'execute', 'DB', '--local', '--config', 'wrangler.toml', '--file', file, ...persist], {
   stdio: ['ignore', 'ignore', 'inherit'],
   env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
 });

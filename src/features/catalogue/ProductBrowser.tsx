@@ -228,6 +228,7 @@ export default function ProductBrowser({ initial, categories }: Props) {
         </aside>
 
         <section className="browser__results" aria-labelledby="results-count">
+          <h2 className="visually-hidden">Results</h2>
           <div className="browser__status">
             <p id="results-count" role="status" aria-live="polite">
               {page.total} {page.total === 1 ? 'product' : 'products'}

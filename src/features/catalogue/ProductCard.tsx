@@ -38,10 +38,10 @@ export function ProductCard({ product, eager = false }: Props) {
             className="btn btn-primary"
             onClick={() => addProductToCart(product)}
             disabled={!product.inStock}
-            aria-label={product.inStock ? `Add ${product.name} to cart` : `${product.name} is sold out`}
           >
             <ShoppingCart size={18} aria-hidden="true" />
             {product.inStock ? 'Add to Cart' : 'Sold out'}
+            <span className="visually-hidden">: {product.name}</span>
           </button>
         </div>
       </div>

@@ -5,7 +5,9 @@ export interface SubscribeResult {
   message: string;
 }
 
-const errorSchema = z.object({ error: z.object({ message: z.string() }) });
+const errorSchema = z.object({
+  error: z.object({ message: z.string(), issues: z.array(z.object({ message: z.string() })).optional() }),
+});
 
 /** Posts the address; answers with the spec's messages (section 8). */
 export async function subscribeToNewsletter(email: string): Promise<SubscribeResult> {
@@ -18,7 +20,8 @@ export async function subscribeToNewsletter(email: string): Promise<SubscribeRes
     });
     if (response.ok) return { ok: true, message: 'Thank you for subscribing!' };
     const body = errorSchema.safeParse(await response.json().catch(() => null));
-    const issue = body.success ? body.data.error.message : undefined;
+    // The field's own reason ('Please enter a valid email address') reads better than the summary.
+    const issue = body.success ? (body.data.error.issues?.[0]?.message ?? body.data.error.message) : undefined;
     return { ok: false, message: issue ?? 'Subscription failed' };
   } catch {
     return { ok: false, message: 'Network error. Please try again.' };

@@ -1,0 +1,390 @@
+/**
+ * Benchmark: serves the built store in workerd on its own free port and its own fresh
+ * local D1 (via scripts/serve.ts), runs Lighthouse (mobile, simulated throttling) on
+ * the pages below, checks the targets and writes the numbers to bench-results/.
+ *
+ *   npm run bench            (builds first if dist/server/wrangler.json is missing)
+ *   BENCH_RUNS=3 npm run bench   (Lighthouse runs per page, best performance run kept)
+ *
+ * Exit code 1 when a target is missed (or the run fails), 0 otherwise.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import lighthouse from 'lighthouse';
+import * as chromeLauncher from 'chrome-launcher';
+
+/**
+ * Pages to measure. `lighthouse: true` runs all four categories and checks the
+ * score targets; `lighthouse: false` does one performance-only run, used just to
+ * record the scripts the page loads (no score targets).
+ * `noFramework: true` checks that the page loads no React / island runtime.
+ */
+const PAGES = [
+  { name: 'home', path: '/', lighthouse: true },
+  { name: 'products', path: '/products', lighthouse: true },
+  { name: 'product', path: '/product/sony-playstation-5-slim', lighthouse: true },
+  { name: 'about', path: '/about', lighthouse: false, noFramework: true },
+];
+
+const TARGETS = { performance: 95, accessibility: 100 };
+const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
+const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 2));
+const HEALTH_TIMEOUT_MS = 90_000;
+const RESERVED_PORTS = new Set([8787]);
+const PERSIST_DIR = '.wrangler/bench';
+const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const CHROME_FLAGS = [
+  '--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+/** A script counts as framework JS when its /_astro/ chunk name mentions the React / island client runtime. */
+const FRAMEWORK_SCRIPT = /\/_astro\/[^/?#]*(react|client|jsx-runtime)[^/?#]*$/i;
+
+const childEnv = {
+  ...process.env,
+  WRANGLER_SEND_METRICS: 'false',
+  CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+  ASTRO_TELEMETRY_DISABLED: '1',
+};
+
+// ---------------------------------------------------------------- processes
+
+/** Runs a command to completion with inherited stdio; rejects on a non-zero exit. */
+function run(cmd, args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { env: childEnv, stdio: 'inherit' });
+    child.on('error', reject);
+    child.on('exit', (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ')} exited with ${code ?? signal}`)));
+  });
+}
+
+/** A free TCP port on 127.0.0.1 that is not one of the shared development ports. */
+async function freePort() {
+  for (;;) {
+    const port = await new Promise((resolve, reject) => {
+      const srv = createServer();
+      srv.unref();
+      srv.on('error', reject);
+      srv.listen(0, '127.0.0.1', () => {
+        const { port } = srv.address();
+        srv.close(() => resolve(port));
+      });
+    });
+    if (!RESERVED_PORTS.has(port)) return port;
+  }
+}
+
+function groupAlive(pgid) {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Starts scripts/serve.ts in its own process group. `ready` resolves once /api/health
+ * answers 200; `stop()` ends the whole group (serve.ts, wrangler, workerd).
+ */
+function startServer(port) {
+  const child = spawn(process.execPath, ['scripts/serve.ts'], {
+    env: { ...childEnv, PORT: String(port), D1_PERSIST_DIR: PERSIST_DIR, FRESH_DB: '1' },
+    stdio: ['ignore', process.stderr, process.stderr], // keep stdout for the results table
+    detached: true,
+  });
+  let exited = null;
+  child.on('exit', (code, signal) => { exited = code ?? signal; });
+  const origin = `http://127.0.0.1:${port}`;
+
+  async function stop() {
+    const pgid = child.pid;
+    if (!pgid || !groupAlive(pgid)) return;
+    try { process.kill(-pgid, 'SIGTERM'); } catch { /* already gone */ }
+    for (let i = 0; i < 50 && groupAlive(pgid); i++) await sleep(100);
+    if (groupAlive(pgid)) {
+      try { process.kill(-pgid, 'SIGKILL'); } catch { /* already gone */ }
+      for (let i = 0; i < 20 && groupAlive(pgid); i++) await sleep(100);
+    }
+    if (groupAlive(pgid)) console.error(`warning: process group ${pgid} (wrangler/workerd) is still alive`);
+  }
+
+  async function waitHealthy() {
+    const deadline = Date.now() + HEALTH_TIMEOUT_MS;
+    while (Date.now() < deadline) {
+      if (exited !== null) throw new Error(`scripts/serve.ts exited early (${exited})`);
+      try {
+        const res = await fetch(`${origin}/api/health`, { signal: AbortSignal.timeout(2000) });
+        if (res.status === 200) return;
+      } catch { /* not up yet */ }
+      await sleep(500);
+    }
+    throw new Error(`store did not answer 200 on /api/health within ${HEALTH_TIMEOUT_MS / 1000} s`);
+  }
+
+  return { origin, stop, ready: waitHealthy() };
+}
+
+// ---------------------------------------------------------------- lighthouse
+
+const round = (n, digits = 0) => (n == null ? null : Number(n.toFixed(digits)));
+
+/** Scripts the page requested (from Lighthouse's network-requests audit). */
+function scriptsOf(lhr) {
+  const items = lhr.audits['network-requests']?.details?.items ?? [];
+  return items
+    .filter((r) => r.resourceType === 'Script')
+    .map((r) => ({ url: r.url, transferSize: r.transferSize ?? 0, framework: FRAMEWORK_SCRIPT.test(new URL(r.url).pathname) }));
+}
+
+/** Audits that cost a category points, with the selectors / savings needed to fix them. */
+function lostPoints(lhr, categoryId) {
+  const category = lhr.categories[categoryId];
+  if (!category) return [];
+  const out = [];
+  for (const ref of category.auditRefs) {
+    const audit = lhr.audits[ref.id];
+    if (!audit || audit.score === null || audit.score >= 1) continue;
+    if (['notApplicable', 'informative', 'manual', 'error'].includes(audit.scoreDisplayMode) && ref.weight === 0) continue;
+    const savings = audit.metricSavings ?? {};
+    const savingsMs = (savings.LCP ?? 0) + (savings.FCP ?? 0) + (savings.TBT ?? 0);
+    // Performance: keep weighted metrics and audits that estimate a saving; other categories: every failing weighted audit.
+    if (categoryId === 'performance' ? ref.weight === 0 && savingsMs === 0 && !savings.CLS : ref.weight === 0) continue;
+    const items = (audit.details?.items ?? []).slice(0, 6).map((item) => {
+      const node = item.node ?? (item.type === 'node' ? item : null);
+      return {
+        selector: node?.selector ?? null,
+        snippet: node?.snippet ?? null,
+        url: typeof item.url === 'string' ? item.url : (item.source?.url ?? null),
+        explanation: node?.explanation ?? item.explanation ?? null,
+      };
+    }).filter((i) => i.selector || i.url || i.snippet);
+    out.push({
+      id: ref.id,
+      title: audit.title,
+      score: audit.score,
+      weight: ref.weight,
+      displayValue: audit.displayValue ?? null,
+      metricSavings: Object.keys(savings).length ? savings : null,
+      items,
+    });
+  }
+  // Weighted metrics first (by points lost), then the largest estimated savings.
+  const lost = (a) => a.weight * (1 - a.score);
+  const saved = (a) => (a.metricSavings?.LCP ?? 0) + (a.metricSavings?.FCP ?? 0) + (a.metricSavings?.TBT ?? 0) + (a.metricSavings?.CLS ?? 0) * 1000;
+  return out.sort((a, b) => lost(b) - lost(a) || saved(b) - saved(a));
+}
+
+function summarise(lhr) {
+  const scores = Object.fromEntries(
+    Object.entries(lhr.categories).map(([id, c]) => [id, c.score == null ? null : Math.round(c.score * 100)]));
+  const scripts = scriptsOf(lhr);
+  const lcpItem = lhr.audits['largest-contentful-paint-element']?.details?.items?.[0]?.items?.[0]?.node
+    ?? lhr.audits['lcp-breakdown-insight']?.details?.items?.find((i) => i.type === 'node')
+    ?? null;
+  return {
+    scores,
+    lcpMs: round(lhr.audits['largest-contentful-paint']?.numericValue),
+    fcpMs: round(lhr.audits['first-contentful-paint']?.numericValue),
+    tbtMs: round(lhr.audits['total-blocking-time']?.numericValue),
+    cls: round(lhr.audits['cumulative-layout-shift']?.numericValue, 3),
+    speedIndexMs: round(lhr.audits['speed-index']?.numericValue),
+    lcpElement: lcpItem ? { selector: lcpItem.selector ?? null, snippet: lcpItem.snippet ?? null } : null,
+    jsBytes: scripts.reduce((sum, s) => sum + s.transferSize, 0),
+    frameworkJs: scripts.some((s) => s.framework),
+    scripts,
+    runtimeError: lhr.runtimeError?.message ?? null,
+    runWarnings: lhr.runWarnings ?? [],
+    benchmarkIndex: lhr.environment?.benchmarkIndex ?? null,
+  };
+}
+
+async function measure(page, origin, port) {
+  const url = origin + page.path;
+  const onlyCategories = page.lighthouse ? CATEGORIES : ['performance'];
+  const runs = page.lighthouse ? RUNS : 1;
+  const results = [];
+  for (let i = 0; i < runs; i++) {
+    process.stderr.write(`lighthouse ${page.path} run ${i + 1}/${runs}...\n`);
+    const result = await lighthouse(url, { port, logLevel: 'error', output: 'json', onlyCategories });
+    if (!result) throw new Error(`Lighthouse returned no result for ${url}`);
+    const { lhr } = result;
+    if (lhr.runtimeError) throw new Error(`Lighthouse error on ${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+    results.push({ lhr, summary: summarise(lhr) });
+  }
+  // Best run: highest performance score, ties broken by the lower LCP + TBT.
+  const perf = (r) => r.summary.scores.performance ?? -1;
+  const cost = (r) => (r.summary.lcpMs ?? 0) + (r.summary.tbtMs ?? 0);
+  const best = results.reduce((a, b) => (perf(b) > perf(a) || (perf(b) === perf(a) && cost(b) < cost(a)) ? b : a));
+  const diagnostics = {};
+  for (const id of onlyCategories) {
+    const lost = lostPoints(best.lhr, id);
+    if (lost.length) diagnostics[id] = lost;
+  }
+  return {
+    ...page,
+    url,
+    lighthouseVersion: best.lhr.lighthouseVersion,
+    best: best.summary,
+    runs: results.map((r) => ({ scores: r.summary.scores, lcpMs: r.summary.lcpMs, tbtMs: r.summary.tbtMs, cls: r.summary.cls })),
+    diagnostics,
+  };
+}
+
+// ---------------------------------------------------------------- targets and output
+
+function checkTargets(result) {
+  const checks = [];
+  const s = result.best.scores;
+  if (result.lighthouse) {
+    checks.push({ target: `performance >= ${TARGETS.performance}`, value: s.performance, pass: (s.performance ?? 0) >= TARGETS.performance });
+    checks.push({ target: `accessibility = ${TARGETS.accessibility}`, value: s.accessibility, pass: (s.accessibility ?? 0) >= TARGETS.accessibility });
+  }
+  if (result.noFramework) {
+    checks.push({ target: 'no framework JS', value: result.best.frameworkJs ? 'react loaded' : 'none', pass: !result.best.frameworkJs });
+  }
+  return checks;
+}
+
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+const mark = (check) => (check ? (check.pass ? ' PASS' : ' MISS') : '');
+
+function printTable(results) {
+  const header = ['page', 'perf', 'a11y', 'best-pr', 'seo', 'LCP ms', 'TBT ms', 'CLS', 'JS bytes', 'React/island JS'];
+  const rows = results.map((r) => {
+    const s = r.best.scores;
+    const find = (prefix) => r.checks.find((c) => c.target.startsWith(prefix));
+    const cell = (v) => (v == null ? '-' : String(v));
+    return [
+      r.path,
+      r.lighthouse ? cell(s.performance) + mark(find('performance')) : '-',
+      r.lighthouse ? cell(s.accessibility) + mark(find('accessibility')) : '-',
+      r.lighthouse ? cell(s['best-practices']) : '-',
+      r.lighthouse ? cell(s.seo) : '-',
+      r.lighthouse ? cell(r.best.lcpMs) : '-',
+      r.lighthouse ? cell(r.best.tbtMs) : '-',
+      r.lighthouse ? cell(r.best.cls) : '-',
+      `${r.best.jsBytes} (${kb(r.best.jsBytes)})`,
+      (r.best.frameworkJs ? 'yes' : 'no') + mark(find('no framework')),
+    ];
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (cells) => '| ' + cells.map((c, i) => c.padEnd(widths[i])).join(' | ') + ' |';
+  console.log();
+  console.log(`Lighthouse ${results[0]?.lighthouseVersion ?? ''} mobile, simulated throttling, best performance run of ${RUNS}`);
+  console.log(line(header));
+  console.log('|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|');
+  for (const row of rows) console.log(line(row));
+
+  console.log('\nScripts loaded (transfer size):');
+  for (const r of results) {
+    console.log(`  ${r.path}`);
+    if (!r.best.scripts.length) console.log('    (none)');
+    for (const s of r.best.scripts) console.log(`    ${String(s.transferSize).padStart(8)} B  ${s.url}${s.framework ? '  [framework]' : ''}`);
+  }
+}
+
+function printMisses(results) {
+  const missed = results.filter((r) => r.checks.some((c) => !c.pass));
+  if (!missed.length) return;
+  console.log('\nWhat cost points on pages that miss a target:');
+  for (const r of missed) {
+    const failed = r.checks.filter((c) => !c.pass).map((c) => `${c.target} (got ${c.value})`).join(', ');
+    console.log(`\n  ${r.path}: MISS ${failed}`);
+    if (r.best.lcpElement) console.log(`    LCP element: ${r.best.lcpElement.selector}  ${r.best.lcpElement.snippet ?? ''}`);
+    for (const check of r.checks.filter((c) => !c.pass)) {
+      const categoryId = check.target.split(' ')[0];
+      if (categoryId === 'no') {
+        for (const s of r.best.scripts.filter((x) => x.framework)) console.log(`    framework script: ${s.url} (${s.transferSize} B)`);
+        continue;
+      }
+      for (const a of r.diagnostics[categoryId] ?? []) {
+        const savings = a.metricSavings
+          ? ' savings ' + Object.entries(a.metricSavings).filter(([, v]) => v).map(([k, v]) => `${k} ${round(v, k === 'CLS' ? 3 : 0)}`).join(', ')
+          : '';
+        console.log(`    [${categoryId}] ${a.id} (score ${a.score}, weight ${a.weight})${a.displayValue ? ' ' + a.displayValue : ''}${savings}: ${a.title}`);
+        for (const item of a.items) {
+          console.log(`      - ${[item.selector, item.url, item.snippet].filter(Boolean).join('  ')}`);
+        }
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------- main
+
+async function main() {
+  if (!existsSync('dist/server/wrangler.json')) {
+    console.error('dist/server/wrangler.json missing: running npm run build');
+    await run('npm', ['run', 'build']);
+  }
+
+  const port = await freePort();
+  let server = null;
+  let chrome = null;
+  let stopping = null;
+  // Idempotent: a signal and main's `finally` may both call it; both wait for the same shutdown.
+  const cleanup = () => (stopping ??= (async () => {
+    const c = chrome;
+    const s = server;
+    if (c) {
+      try { c.kill(); } catch { /* already gone */ } // SIGKILLs Chromium's process group
+    }
+    await Promise.all([
+      s?.stop(),
+      (async () => { for (let i = 0; i < 30 && c?.pid && groupAlive(c.pid); i++) await sleep(100); })(),
+    ]);
+  })());
+  const onSignal = (signal) => {
+    cleanup().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+
+  try {
+    console.error(`starting store on 127.0.0.1:${port} (D1 in ${PERSIST_DIR})`);
+    server = startServer(port);
+    await server.ready;
+    chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: CHROME_FLAGS, logLevel: 'silent' });
+
+    const results = [];
+    for (const page of PAGES) {
+      const result = await measure(page, server.origin, chrome.port);
+      result.checks = checkTargets(result);
+      results.push(result);
+    }
+    await cleanup();
+
+    const lighthouseVersion = results[0]?.lighthouseVersion ?? null;
+    printTable(results);
+    printMisses(results);
+
+    const ok = results.every((r) => r.checks.every((c) => c.pass));
+    const date = new Date().toISOString().replace(/\.\d+Z$/, 'Z').replaceAll(':', '-');
+    mkdirSync('bench-results', { recursive: true });
+    const file = `bench-results/bench-${date}.json`;
+    writeFileSync(file, JSON.stringify({
+      date: new Date().toISOString(),
+      lighthouse: lighthouseVersion,
+      settings: { formFactor: 'mobile', throttlingMethod: 'simulate', runsPerPage: RUNS, pick: 'best performance score' },
+      targets: TARGETS,
+      pass: ok,
+      pages: results.map(({ lighthouseVersion: _v, ...r }) => r),
+    }, null, 2) + '\n');
+    console.log(`\n${ok ? 'All targets met.' : 'Some targets MISSED.'} Full numbers: ${file}`);
+    return ok ? 0 : 1;
+  } finally {
+    await cleanup();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(err?.stack ?? err);
+    process.exit(1);
+  },
+);

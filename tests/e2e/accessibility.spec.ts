@@ -1,0 +1,46 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test } from '@playwright/test';
+
+// One page per template, in both themes.
+const pages = [
+  ['home', '/'],
+  ['product listing', '/products?category=phones'],
+  ['product detail', '/product/sony-playstation-5-slim'],
+  ['product not found', '/product/no-such-phone'],
+  ['brands', '/brands'],
+  ['information page', '/shipping'],
+  ['sitemap page', '/sitemap'],
+  ['unknown path (404)', '/no/such/page'],
+] as const;
+
+for (const theme of ['dark', 'light'] as const) {
+  for (const [name, path] of pages) {
+    test(`${name} has no axe violations (${theme})`, async ({ page }) => {
+      await page.addInitScript((dark) => localStorage.setItem('theme', JSON.stringify(dark)), theme === 'dark');
+      await page.goto(path);
+      await page.waitForLoadState('networkidle');
+      const results = await new AxeBuilder({ page }).analyze();
+      expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    });
+  }
+}
+
+test('every page has a title, description, canonical URL and Open Graph tags; products carry JSON-LD', async ({ page }) => {
+  for (const [, path] of pages.slice(0, 3)) {
+    await page.goto(path);
+    await expect(page).toHaveTitle(/GTS/);
+    await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', /.{30,}/);
+    await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', /^https?:\/\//);
+    await expect(page.locator('meta[property="og:title"]')).toHaveAttribute('content', /GTS/);
+  }
+  await page.goto('/product/sony-playstation-5-slim');
+  const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? '{}');
+  expect(jsonLd).toMatchObject({ '@type': 'Product', offers: { priceCurrency: 'NGN' } });
+});
+
+test('robots.txt and sitemap.xml list the store', async ({ request }) => {
+  expect(await (await request.get('/robots.txt')).text()).toContain('Sitemap: ');
+  const sitemap = await (await request.get('/sitemap.xml')).text();
+  expect(sitemap).toContain('/product/sony-playstation-5-slim</loc>');
+  expect(sitemap.match(/<url>/g)?.length).toBeGreaterThanOrEqual(48 + 11);
+});

@@ -1,0 +1,131 @@
+import { expect, test, type Page } from '@playwright/test';
+
+const badge = (page: Page) => page.getByRole('link', { name: /^Cart, \d+ items?$/ });
+
+test('a shopper browses a category, filters, loads more, and adds a variant to the cart', async ({ page, context }) => {
+  await page.goto('/');
+  await page.getByRole('link', { name: 'Phones', exact: true }).first().click();
+
+  await expect(page).toHaveURL(/\/products\?category=phones$/);
+  await expect(page.getByRole('checkbox', { name: 'Phones' })).toBeChecked();
+  const count = page.getByRole('status').filter({ hasText: /products?$/ });
+  await expect(count).toHaveText('10 products');
+
+  await page.getByRole('combobox', { name: 'Sort by' }).selectOption('price-desc');
+  await expect(page).toHaveURL(/category=phones&sort=price-desc/);
+  const cards = page.locator('[data-product-id]');
+  await expect(cards).toHaveCount(9);
+  const prices = await cards.locator('.price').allTextContents();
+  const kobo = prices.map((p) => Number(p.replace(/[^\d]/g, '')));
+  expect(kobo).toEqual([...kobo].sort((a, b) => b - a));
+
+  await page.getByRole('button', { name: 'Load More Products' }).click();
+  await expect(cards).toHaveCount(10);
+  await expect(page.getByRole('button', { name: 'Load More Products' })).toHaveCount(0);
+
+  // The filtered view survives a reload: the URL carries it.
+  await page.reload();
+  await expect(page.getByRole('combobox', { name: 'Sort by' })).toHaveValue('price-desc');
+  await expect(count).toHaveText('10 products');
+
+  await page.getByRole('link', { name: 'Apple iPhone 17 Pro Max' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Apple iPhone 17 Pro Max' })).toBeVisible();
+  const option = page.getByRole('combobox', { name: 'Option' });
+  const variants = await option.locator('option').allTextContents();
+  expect(variants.length).toBeGreaterThan(1);
+  await option.selectOption(variants[1]!);
+  await page.getByRole('button', { name: 'Increase quantity' }).click();
+  await expect(page.getByRole('spinbutton', { name: 'Quantity' })).toHaveValue('2');
+  await page.getByRole('button', { name: 'Add to Cart' }).click();
+
+  await expect(page.getByRole('alert').filter({ hasText: 'Apple iPhone 17 Pro Max added to cart' })).toBeVisible();
+  await expect(badge(page)).toHaveAccessibleName('Cart, 2 items');
+
+  const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('cartItems') ?? '[]'));
+  expect(stored).toEqual([expect.objectContaining({ id: 'apple-iphone-17-pro-max', variant: variants[1], quantity: 2 })]);
+
+  await page.reload();
+  await expect(badge(page)).toHaveAccessibleName('Cart, 2 items');
+
+  // A second tab sees the same cart, and an add there updates the first tab.
+  const second = await context.newPage();
+  await second.goto('/products');
+  await expect(badge(second)).toHaveAccessibleName('Cart, 2 items');
+  await second.locator('[data-product-id]').first().getByRole('button', { name: /^Add to Cart/ }).click();
+  await expect(badge(second)).toHaveAccessibleName('Cart, 3 items');
+  await expect(badge(page)).toHaveAccessibleName('Cart, 3 items');
+});
+
+test('search, brand filter chips, Clear All and the empty state', async ({ page }) => {
+  await page.goto('/products');
+  await page.getByRole('searchbox', { name: 'Search products' }).fill('zzzz-no-such-thing');
+  await expect(page.getByRole('heading', { name: 'No products found' })).toBeVisible();
+  await expect(page).toHaveURL(/q=zzzz-no-such-thing/);
+
+  await page.getByRole('button', { name: 'Clear All' }).first().click();
+  await expect(page.getByRole('heading', { name: 'No products found' })).toHaveCount(0);
+  await expect(page).toHaveURL(/\/products$/);
+
+  await page.getByRole('checkbox', { name: 'Sony' }).check();
+  await expect(page.getByRole('button', { name: 'Remove filter Sony' })).toBeVisible();
+  await expect(page).toHaveURL(/brand=Sony/);
+  const brands = page.locator('[data-product-id] .product-card__body > span.muted');
+  await expect.poll(async () => [...new Set(await brands.allTextContents())]).toEqual(['Sony']);
+  await page.getByRole('button', { name: 'Remove filter Sony' }).click();
+  await expect(page.getByRole('checkbox', { name: 'Sony' })).not.toBeChecked();
+});
+
+test('an out-of-stock product cannot be added', async ({ page }) => {
+  await page.goto('/product/google-pixel-10-pro');
+  await expect(page.locator('.stock-out')).toHaveText('Out of stock');
+  await expect(page.getByRole('button', { name: 'Out of stock' })).toBeDisabled();
+});
+
+test('a product page shows D1’s price, not the build’s', async ({ page }) => {
+  await page.route('**/api/products/sony-playstation-5-slim', async (route) => {
+    const response = await route.fetch();
+    const product = await response.json();
+    // Stand in for an admin's price change in D1 (the admin issue adds the real screen).
+    await route.fulfill({ response, json: { ...product, price: 79_900_000 } });
+  });
+  await page.goto('/product/sony-playstation-5-slim');
+  await expect(page.getByTestId('product-price')).toHaveText('₦799,000');
+});
+
+test('an unknown product says Product not found with status 404', async ({ page }) => {
+  const response = await page.goto('/product/no-such-phone');
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole('heading', { name: 'Product not found' })).toBeVisible();
+});
+
+test('an unknown path shows the home content with status 404', async ({ page }) => {
+  const response = await page.goto('/warranty-claims/2024');
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole('heading', { name: 'Genuine gadgets at honest naira prices' })).toBeVisible();
+  await expect(page.getByText('We could not find that page.')).toBeVisible();
+});
+
+test('the footer newsletter answers with the specified messages', async ({ page }) => {
+  await page.goto('/about');
+  const form = page.locator('form[data-newsletter]');
+  await form.getByRole('button', { name: 'Subscribe' }).click();
+  await expect(form.getByRole('status')).toHaveText('Please enter your email address');
+  await form.getByRole('textbox').fill('not-an-email');
+  await form.getByRole('button', { name: 'Subscribe' }).click();
+  await expect(form.getByRole('status')).toHaveText('Please enter a valid email address');
+  await form.getByRole('textbox').fill(`shopper+${Date.now()}@example.com`);
+  await form.getByRole('button', { name: 'Subscribe' }).click();
+  await expect(form.getByRole('status')).toHaveText('Thank you for subscribing!');
+});
+
+test('the mobile menu offers payment methods and the six categories @phone', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  const menu = page.getByRole('navigation', { name: 'Mobile' });
+  await expect(menu.getByRole('link', { name: 'Payment Methods' })).toBeVisible();
+  for (const name of ['Phones', 'Laptops', 'TVs', 'Consoles', 'Accessories', 'Video Games']) {
+    await expect(menu.getByRole('link', { name, exact: true })).toBeVisible();
+  }
+  await page.getByRole('button', { name: 'Close menu' }).click();
+  await expect(menu).toBeHidden();
+});
