@@ -14,6 +14,8 @@ export default defineConfig({
   build: { format: 'file' },
   trailingSlash: 'never',
   adapter: cloudflare({ imageService: 'passthrough' }),
+  // Astro sessions are not used (sign-in is Auth.js cookies): no SESSION KV namespace to provision.
+  session: false,
   integrations: [react()],
   prefetch: { prefetchAll: false, defaultStrategy: 'hover' },
   vite: {

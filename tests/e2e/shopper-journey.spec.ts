@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { islandsHydrated } from './islands.ts';
 
 const badge = (page: Page) => page.getByRole('link', { name: /^Cart, \d+ items?$/ });
 
@@ -7,6 +8,7 @@ test('a shopper browses a category, filters, loads more, and adds a variant to t
   await page.getByRole('link', { name: 'Phones', exact: true }).first().click();
 
   await expect(page).toHaveURL(/\/products\?category=phones$/);
+  await islandsHydrated(page);
   await expect(page.getByRole('checkbox', { name: 'Phones' })).toBeChecked();
   const count = page.getByRole('status').filter({ hasText: /products?$/ });
   await expect(count).toHaveText('10 products');
@@ -25,11 +27,13 @@ test('a shopper browses a category, filters, loads more, and adds a variant to t
 
   // The filtered view survives a reload: the URL carries it.
   await page.reload();
+  await islandsHydrated(page);
   await expect(page.getByRole('combobox', { name: 'Sort by' })).toHaveValue('price-desc');
   await expect(count).toHaveText('10 products');
 
   await page.getByRole('link', { name: 'Apple iPhone 17 Pro Max' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Apple iPhone 17 Pro Max' })).toBeVisible();
+  await islandsHydrated(page);
   const option = page.getByRole('combobox', { name: 'Option' });
   const variants = await option.locator('option').allTextContents();
   expect(variants.length).toBeGreaterThan(1);
@@ -50,6 +54,7 @@ test('a shopper browses a category, filters, loads more, and adds a variant to t
   // A second tab sees the same cart, and an add there updates the first tab.
   const second = await context.newPage();
   await second.goto('/products');
+  await islandsHydrated(second);
   await expect(badge(second)).toHaveAccessibleName('Cart, 2 items');
   await second.locator('[data-product-id]').first().getByRole('button', { name: /^Add to Cart/ }).click();
   await expect(badge(second)).toHaveAccessibleName('Cart, 3 items');
@@ -58,6 +63,7 @@ test('a shopper browses a category, filters, loads more, and adds a variant to t
 
 test('search, brand filter chips, Clear All and the empty state', async ({ page }) => {
   await page.goto('/products');
+  await islandsHydrated(page);
   await page.getByRole('searchbox', { name: 'Search products' }).fill('zzzz-no-such-thing');
   await expect(page.getByRole('heading', { name: 'No products found' })).toBeVisible();
   await expect(page).toHaveURL(/q=zzzz-no-such-thing/);

@@ -1,7 +1,7 @@
 import { SlidersHorizontal, X } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { fetchProductPage } from './api-client.ts';
-import { CATEGORIES, categoryLabel, type CategoryId } from './categories.ts';
+import { categoryLabel, type CategoryId } from './categories.ts';
 import type { Product } from './product.ts';
 import { ProductCard } from './ProductCard.tsx';
 import {
@@ -179,39 +179,18 @@ export default function ProductBrowser({ initial, categories }: Props) {
           <fieldset>
             <legend>Price (₦)</legend>
             <div className="price-range">
-              <label className="field">
-                <span className="muted">Min</span>
-                <input
-                  className="input"
-                  type="number"
-                  inputMode="numeric"
-                  min={0}
-                  step={1000}
-                  defaultValue={query.minPrice}
-                  key={`min-${query.minPrice}`}
-                  onBlur={(e) => {
-                    const value = Math.max(0, Math.floor(Number(e.target.value) || 0));
-                    if (value !== query.minPrice) apply({ minPrice: Math.min(value, query.maxPrice) });
-                  }}
-                />
-              </label>
-              <label className="field">
-                <span className="muted">Max</span>
-                <input
-                  className="input"
-                  type="number"
-                  inputMode="numeric"
-                  min={0}
-                  step={1000}
-                  defaultValue={query.maxPrice}
-                  key={`max-${query.maxPrice}`}
-                  onBlur={(e) => {
-                    const raw = Math.floor(Number(e.target.value));
-                    const value = Number.isFinite(raw) && raw > 0 ? raw : PRICE_FILTER_MAX_NAIRA;
-                    if (value !== query.maxPrice) apply({ maxPrice: Math.max(value, query.minPrice) });
-                  }}
-                />
-              </label>
+              <NairaInput
+                label="Min"
+                value={query.minPrice}
+                whenEmpty={DEFAULT_QUERY.minPrice}
+                onCommit={(value) => apply({ minPrice: Math.min(value, query.maxPrice) })}
+              />
+              <NairaInput
+                label="Max"
+                value={query.maxPrice}
+                whenEmpty={PRICE_FILTER_MAX_NAIRA}
+                onCommit={(value) => apply({ maxPrice: Math.max(value, query.minPrice) })}
+              />
             </div>
           </fieldset>
           <fieldset>
@@ -275,5 +254,38 @@ export default function ProductBrowser({ initial, categories }: Props) {
         </section>
       </div>
     </div>
+  );
+}
+
+interface NairaInputProps {
+  label: string;
+  value: number;
+  /** What an empty or invalid entry means (the default end of the range). */
+  whenEmpty: number;
+  onCommit: (value: number) => void;
+}
+
+/** A whole-naira amount, applied when the shopper leaves the field or presses Enter. */
+function NairaInput({ label, value, whenEmpty, onCommit }: NairaInputProps) {
+  const commit = (raw: string) => {
+    const n = Math.floor(Number(raw));
+    const next = raw.trim() !== '' && Number.isFinite(n) && n >= 0 ? n : whenEmpty;
+    if (next !== value) onCommit(next);
+  };
+  return (
+    <label className="field">
+      <span className="muted">{label}</span>
+      <input
+        className="input"
+        type="number"
+        inputMode="numeric"
+        min={0}
+        step={1000}
+        defaultValue={value}
+        key={value}
+        onBlur={(e) => commit(e.target.value)}
+        onKeyDown={(e) => e.key === 'Enter' && commit(e.currentTarget.value)}
+      />
+    </label>
   );
 }

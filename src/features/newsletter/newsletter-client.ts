@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 export interface SubscribeResult {
   ok: boolean;
@@ -6,7 +6,7 @@ export interface SubscribeResult {
 }
 
 const errorSchema = z.object({
-  error: z.object({ message: z.string(), issues: z.array(z.object({ message: z.string() })).optional() }),
+  error: z.object({ message: z.string(), issues: z.optional(z.array(z.object({ message: z.string() }))) }),
 });
 
 /** Posts the address; answers with the spec's messages (section 8). */

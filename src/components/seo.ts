@@ -1,0 +1,10 @@
+/** What every page tells search engines and link previews (see Seo.astro). */
+export interface SeoProps {
+  title: string;
+  description: string;
+  /** A local image path for the link preview. */
+  image?: string;
+  type?: 'website' | 'product';
+  noindex?: boolean;
+  jsonLd?: Record<string, unknown>;
+}

@@ -1,0 +1,10 @@
+import { expect, type Page } from '@playwright/test';
+
+/**
+ * Waits until every island on the page has hydrated (Astro drops the `ssr`
+ * attribute then). Islands hydrate late by design (client:idle), so a test that
+ * types into one straight after navigating would otherwise race its hydration.
+ */
+export async function islandsHydrated(page: Page) {
+  await expect(page.locator('astro-island[ssr]:not([client="visible"])')).toHaveCount(0);
+}
