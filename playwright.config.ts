@@ -1,5 +1,6 @@
 import { defineConfig, devices } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
+import { E2E_D1_DIR } from './tests/e2e/d1.ts';
 
 // Tests pick their own free port (8787 may be taken) and run on their own D1.
 // The port is chosen once in the main process; workers inherit it through the env.
@@ -42,7 +43,7 @@ export default defineConfig({
   webServer: {
     command: 'node scripts/serve.ts',
     url: `${baseURL}/api/health`,
-    env: { PORT: port, D1_PERSIST_DIR: '.wrangler/e2e', FRESH_DB: '1' },
+    env: { PORT: port, D1_PERSIST_DIR: E2E_D1_DIR, FRESH_DB: '1' },
     reuseExistingServer: false,
     timeout: 120_000,
     stdout: 'ignore',

@@ -1,4 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
+import { readCatalogueFromDisk } from '../../scripts/catalogue-files.ts';
+import { runSql } from './d1.ts';
 import { islandsHydrated } from './islands.ts';
 
 const badge = (page: Page) => page.getByRole('link', { name: /^Cart, \d+ items?$/ });
@@ -87,15 +89,42 @@ test('an out-of-stock product cannot be added', async ({ page }) => {
   await expect(page.getByRole('button', { name: 'Out of stock' })).toBeDisabled();
 });
 
-test('a product page shows D1’s price, not the build’s', async ({ page }) => {
-  await page.route('**/api/products/sony-playstation-5-slim', async (route) => {
-    const response = await route.fetch();
-    const product = await response.json();
-    // Stand in for an admin's price change in D1 (the admin issue adds the real screen).
-    await route.fulfill({ response, json: { ...product, price: 79_900_000 } });
-  });
-  await page.goto('/product/sony-playstation-5-slim');
-  await expect(page.getByTestId('product-price')).toHaveText('₦799,000');
+test('a product page shows D1’s price and stock, not the build’s', async ({ page }) => {
+  runSql("update products set price_kobo = 79900000, stock = 2 where id = 'sony-playstation-5-slim'");
+  try {
+    await page.goto('/product/sony-playstation-5-slim');
+    await expect(page.getByTestId('product-price')).toHaveText('₦799,000');
+    await expect(page.getByText('Only 2 left in stock')).toBeVisible();
+  } finally {
+    const built = readCatalogueFromDisk().find((p) => p.id === 'sony-playstation-5-slim')!;
+    runSql(`update products set price_kobo = ${built.price}, stock = ${built.stock} where id = '${built.id}'`);
+  }
+});
+
+test('a product added to D1 after the build has its own page and shows in the listing', async ({ page }) => {
+  runSql(`insert into products (id, name, brand, category, description, price_kobo, image, variants, stock, rating, reviews, featured)
+    values ('tecno-pop-10', 'Tecno Pop 10', 'Tecno', 'phones', 'An entry phone with a 6.67-inch screen and a 5,000 mAh battery.',
+      9950000, '/images/products/itel-a90.svg', '["64GB","128GB"]', 7, 0, 0, 0)`);
+  try {
+    const response = await page.goto('/product/tecno-pop-10');
+    expect(response?.status()).toBe(200);
+    await expect(page.getByRole('heading', { level: 1, name: 'Tecno Pop 10' })).toBeVisible();
+    await expect(page.getByTestId('product-price')).toHaveText('₦99,500');
+
+    await page.goto('/products?q=pop%2010');
+    await expect(page.getByRole('link', { name: 'Tecno Pop 10' })).toBeVisible();
+  } finally {
+    runSql("delete from products where id = 'tecno-pop-10'");
+  }
+});
+
+test('what a shopper types before the page is interactive is kept and searched', async ({ page }) => {
+  await page.goto('/products', { waitUntil: 'commit' });
+  await page.getByRole('searchbox', { name: 'Search products' }).fill('dualsense');
+  await islandsHydrated(page);
+  await expect(page.getByRole('searchbox', { name: 'Search products' })).toHaveValue('dualsense');
+  await expect(page).toHaveURL(/q=dualsense/);
+  await expect(page.getByRole('link', { name: /DualSense/ }).first()).toBeVisible();
 });
 
 test('an unknown product says Product not found with status 404', async ({ page }) => {

@@ -33,7 +33,17 @@ function queryFromLocation(): ProductQuery {
   return parsed.success ? { ...parsed.data, page: 1 } : DEFAULT_QUERY;
 }
 
+/**
+ * What the shopper typed into the pre-rendered search box before the island hydrated
+ * (client:idle): read during the first client render, before React resets the field.
+ */
+function searchTypedBeforeHydration(): string {
+  if (typeof document === 'undefined') return '';
+  return document.querySelector<HTMLInputElement>('#product-search')?.value.trim() ?? '';
+}
+
 export default function ProductBrowser({ initial, categories }: Props) {
+  const [typedEarly] = useState(searchTypedBeforeHydration);
   const [query, setQuery] = useState<ProductQuery>(DEFAULT_QUERY);
   const [items, setItems] = useState<Product[]>(initial.items);
   const [page, setPage] = useState({ page: initial.page, total: initial.total, brands: initial.brands });
@@ -62,7 +72,8 @@ export default function ProductBrowser({ initial, categories }: Props) {
     setFiltersOpen(window.matchMedia('(min-width: 960px)').matches);
     const fromUrl = queryFromLocation();
     setQuery(fromUrl);
-    setSearchText(fromUrl.q);
+    // Early typing wins; the search effect below then applies it.
+    setSearchText(typedEarly || fromUrl.q);
     void load(fromUrl, false);
     const onPop = () => {
       const q = queryFromLocation();
@@ -72,7 +83,7 @@ export default function ProductBrowser({ initial, categories }: Props) {
     };
     window.addEventListener('popstate', onPop);
     return () => window.removeEventListener('popstate', onPop);
-  }, [load]);
+  }, [load, typedEarly]);
 
   const apply = useCallback(
     (change: Partial<ProductQuery>) => {
