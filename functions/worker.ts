@@ -1,5 +1,6 @@
 import { handle } from '@astrojs/cloudflare/handler';
 import { api } from './index.ts';
+import { runScheduledJobs } from './scheduled.ts';
 
 /**
  * The one Worker. Cloudflare serves the pre-rendered pages and assets before the
@@ -13,4 +14,5 @@ export default {
     if (pathname === '/api' || pathname.startsWith('/api/')) return api.fetch(request, env, ctx);
     return handle(request, env, ctx);
   },
+  scheduled: (controller, env) => runScheduledJobs(controller, env),
 } satisfies ExportedHandler<Env>;

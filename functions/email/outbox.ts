@@ -1,0 +1,111 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { emailOutbox } from '../db/schema.ts';
+import type { Config } from '../env.ts';
+import type { EmailMessage } from './messages.ts';
+
+/** After this many failed attempts an e-mail is marked failed and left for a person to look at. */
+export const MAX_EMAIL_ATTEMPTS = 5;
+
+/** The insert that queues an e-mail; callers put it in the batch that makes the change it reports. */
+export function queueEmail(db: Db, message: EmailMessage, orderId?: string) {
+  return db.insert(emailOutbox).values({ orderId, recipient: message.to, subject: message.subject, text: message.text, html: message.html });
+}
+
+/**
+ * Queues an e-mail only if the status change `transitionId` won its compare-and-set
+ * (see changeOrderStatus): written in the same batch, so it exists exactly when the change does.
+ */
+export function queueEmailIfTransition(db: Db, message: EmailMessage, orderId: string, transitionId: string) {
+  return db.run(sql`
+    INSERT INTO email_outbox (order_id, recipient, subject, text, html)
+    SELECT ${orderId}, ${message.to}, ${message.subject}, ${message.text}, ${message.html}
+    WHERE EXISTS (SELECT 1 FROM orders WHERE id = ${orderId} AND last_transition_id = ${transitionId})`);
+}
+
+/** The HTTP boundary: production passes the global fetch; tests pass an offline stand-in. */
+export type Fetcher = (input: Request) => Promise<Response>;
+
+export interface DeliveryReport {
+  sent: number;
+  held: number;
+  retrying: number;
+  failed: number;
+}
+
+/**
+ * Sends queued e-mails through the configured HTTP e-mail API (Resend-compatible
+ * JSON). With no provider configured the messages are logged and kept in the
+ * outbox as 'held', which is what local runs do.
+ */
+export async function deliverPendingEmails(db: Db, config: Config, send: Fetcher = (r) => fetch(r), limit = 20): Promise<DeliveryReport> {
+  const report: DeliveryReport = { sent: 0, held: 0, retrying: 0, failed: 0 };
+  const pending = await db
+    .select()
+    .from(emailOutbox)
+    .where(eq(emailOutbox.status, 'pending'))
+    .orderBy(asc(emailOutbox.id))
+    .limit(limit);
+
+  for (const email of pending) {
+    if (!config.EMAIL_API_URL) {
+      console.log(`E-mail kept in the outbox (no EMAIL_API_URL): #${email.id} to ${email.recipient}: ${email.subject}\n${email.text}`);
+      await db.update(emailOutbox).set({ status: 'held' }).where(eq(emailOutbox.id, email.id));
+      report.held++;
+      continue;
+    }
+    // Claim the row first, so two deliveries running at once never send it twice.
+    const claimed = await db
+      .update(emailOutbox)
+      .set({ attempts: email.attempts + 1 })
+      .where(and(eq(emailOutbox.id, email.id), eq(emailOutbox.status, 'pending'), eq(emailOutbox.attempts, email.attempts)))
+      .returning({ id: emailOutbox.id });
+    if (!claimed.length) continue;
+
+    const error = await postEmail(config, email, send);
+    if (!error) {
+      await db.update(emailOutbox).set({ status: 'sent', sentAt: new Date(), lastError: null }).where(eq(emailOutbox.id, email.id));
+      report.sent++;
+    } else {
+      const failed = email.attempts + 1 >= MAX_EMAIL_ATTEMPTS;
+      await db
+        .update(emailOutbox)
+        .set({ status: failed ? 'failed' : 'pending', lastError: error.slice(0, 500) })
+        .where(eq(emailOutbox.id, email.id));
+      if (failed) report.failed++;
+      else report.retrying++;
+    }
+  }
+  return report;
+}
+
+async function postEmail(
+  config: Config,
+  email: { recipient: string; subject: string; text: string; html: string },
+  send: Fetcher,
+): Promise<string | undefined> {
+  const request = new Request(config.EMAIL_API_URL!, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(config.EMAIL_API_KEY ? { authorization: `Bearer ${config.EMAIL_API_KEY}` } : {}),
+    },
+    body: JSON.stringify({ from: config.EMAIL_FROM, to: [email.recipient], subject: email.subject, text: email.text, html: email.html }),
+  });
+  try {
+    const response = await send(request);
+    if (response.ok) return undefined;
+    return `HTTP ${response.status}: ${(await response.text()).slice(0, 300)}`;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}
+
+/** Counts by status, for tests and the bench. */
+export async function outboxCounts(db: Db) {
+  return db
+    .select({ status: emailOutbox.status, count: sql<number>`count(*)` })
+    .from(emailOutbox)
+    .groupBy(emailOutbox.status);
+}
+

@@ -1,0 +1,126 @@
+/**
+ * The order life cycle: one pure state machine that every caller (checkout, the
+ * tracking page, the admin, the expiry job) goes through. Nothing here touches the
+ * database; the Worker applies an allowed move with a compare-and-set on the status.
+ *
+ *   awaiting_payment ──report_payment──▶ payment_reported ──confirm_payment──▶ paid ──ship──▶ shipped ──deliver──▶ delivered
+ *          │  └────────────confirm_payment (transfer seen before the shopper reported it)────────▶ paid
+ *          ├──expire (unpaid past its hold time)──▶ expired
+ *          └──cancel (from any state before shipped)──▶ cancelled
+ */
+export const ORDER_STATUSES = [
+  'awaiting_payment',
+  'payment_reported',
+  'paid',
+  'shipped',
+  'delivered',
+  'cancelled',
+  'expired',
+] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+export const ORDER_EVENTS = ['report_payment', 'confirm_payment', 'ship', 'deliver', 'cancel', 'expire'] as const;
+export type OrderEvent = (typeof ORDER_EVENTS)[number];
+
+/** Who asks for a move: the shopper holding the order, a store admin, or the Worker itself. */
+export type OrderActor = 'customer' | 'admin' | 'system';
+
+interface Move {
+  from: readonly OrderStatus[];
+  to: OrderStatus;
+  by: readonly OrderActor[];
+}
+
+const MOVES: Record<OrderEvent, Move> = {
+  report_payment: { from: ['awaiting_payment'], to: 'payment_reported', by: ['customer'] },
+  confirm_payment: { from: ['awaiting_payment', 'payment_reported'], to: 'paid', by: ['admin'] },
+  ship: { from: ['paid'], to: 'shipped', by: ['admin'] },
+  deliver: { from: ['shipped'], to: 'delivered', by: ['admin'] },
+  cancel: { from: ['awaiting_payment', 'payment_reported', 'paid'], to: 'cancelled', by: ['admin', 'customer'] },
+  // Only an order nobody has paid for, or said they paid for, expires: once a shopper reports
+  // a transfer, a person checks the bank statement before the order is dropped.
+  expire: { from: ['awaiting_payment'], to: 'expired', by: ['system'] },
+};
+
+/** A customer may only cancel an order they have not yet reported paying for. */
+const CUSTOMER_CANCELLABLE: readonly OrderStatus[] = ['awaiting_payment'];
+
+export type Transition =
+  | { ok: true; from: OrderStatus; to: OrderStatus; releasesStock: boolean }
+  | { ok: false; reason: 'not_allowed' | 'illegal'; message: string };
+
+export function nextStatus(from: OrderStatus, event: OrderEvent, actor: OrderActor): Transition {
+  const move = MOVES[event];
+  if (!move.by.includes(actor) || (event === 'cancel' && actor === 'customer' && !CUSTOMER_CANCELLABLE.includes(from))) {
+    return { ok: false, reason: 'not_allowed', message: `A ${actor} cannot ${describe(event)} an order that is ${statusText(from)}.` };
+  }
+  if (!move.from.includes(from)) {
+    return { ok: false, reason: 'illegal', message: `An order that is ${statusText(from)} cannot be ${pastTense(event)}.` };
+  }
+  return { ok: true, from, to: move.to, releasesStock: move.to === 'cancelled' || move.to === 'expired' };
+}
+
+/** States in which the shopper still owes the transfer (bank details are shown). */
+export function awaitsPayment(status: OrderStatus): boolean {
+  return status === 'awaiting_payment';
+}
+
+/** Stock held for the order is back on sale. */
+export function isClosedWithoutSale(status: OrderStatus): boolean {
+  return status === 'cancelled' || status === 'expired';
+}
+
+export type StatusTone = 'green' | 'blue' | 'yellow' | 'red' | 'grey';
+
+/**
+ * The spec's labels and colours: Delivered green, Shipped blue, Processing yellow
+ * (awaiting payment, payment reported, paid), Cancelled red, anything else grey.
+ */
+export function statusBadge(status: OrderStatus): { label: string; tone: StatusTone; detail: string } {
+  switch (status) {
+    case 'delivered':
+      return { label: 'Delivered', tone: 'green', detail: 'Delivered' };
+    case 'shipped':
+      return { label: 'Shipped', tone: 'blue', detail: 'On its way to you' };
+    case 'awaiting_payment':
+    case 'payment_reported':
+    case 'paid':
+      return { label: 'Processing', tone: 'yellow', detail: statusText(status, { capital: true }) };
+    case 'cancelled':
+      return { label: 'Cancelled', tone: 'red', detail: 'Cancelled' };
+    default:
+      return { label: 'Expired', tone: 'grey', detail: 'Expired unpaid; the items went back on sale' };
+  }
+}
+
+const TEXT: Record<OrderStatus, string> = {
+  awaiting_payment: 'awaiting payment',
+  payment_reported: 'payment reported, waiting for us to confirm the transfer',
+  paid: 'paid, being packed',
+  shipped: 'shipped',
+  delivered: 'delivered',
+  cancelled: 'cancelled',
+  expired: 'expired',
+};
+
+export function statusText(status: OrderStatus, { capital = false } = {}): string {
+  const text = TEXT[status];
+  return capital ? text[0]!.toUpperCase() + text.slice(1) : text;
+}
+
+function describe(event: OrderEvent): string {
+  return event.replace('_', ' ');
+}
+
+const PAST: Record<OrderEvent, string> = {
+  report_payment: 'reported as paid',
+  confirm_payment: 'confirmed as paid',
+  ship: 'shipped',
+  deliver: 'delivered',
+  cancel: 'cancelled',
+  expire: 'expired',
+};
+
+function pastTense(event: OrderEvent): string {
+  return PAST[event];
+}

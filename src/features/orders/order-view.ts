@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { NIGERIAN_STATES } from './nigeria.ts';
+import { ORDER_STATUSES } from './order-status.ts';
+
+/**
+ * An order as the API shows it to the shopper who placed it: the checkout's
+ * payment step, the tracking page and (later) the account pages. The Worker builds
+ * it; the browser parses it with this schema before use. Money is kobo.
+ */
+const kobo = z.number().int().nonnegative();
+
+export const bankAccountSchema = z.object({
+  bankName: z.string(),
+  accountName: z.string(),
+  accountNumber: z.string(),
+});
+
+export const orderViewSchema = z.object({
+  number: z.string(),
+  status: z.enum(ORDER_STATUSES),
+  createdAt: z.iso.datetime(),
+  /** When an unpaid order stops holding its items. */
+  expiresAt: z.iso.datetime(),
+  holdHours: z.number().positive(),
+  customer: z.object({
+    name: z.string(),
+    email: z.string(),
+    phone: z.string(),
+    address: z.string(),
+    city: z.string(),
+    state: z.enum(NIGERIAN_STATES),
+  }),
+  lines: z.array(
+    z.object({
+      productId: z.string(),
+      name: z.string(),
+      image: z.string(),
+      variant: z.string(),
+      unitPrice: kobo,
+      quantity: z.number().int().positive(),
+      lineTotal: kobo,
+    }),
+  ),
+  subtotal: kobo,
+  shipping: kobo,
+  total: kobo,
+  /** What to transfer and where, while the order still waits for payment; otherwise null. */
+  payment: z.nullable(
+    bankAccountSchema.extend({
+      amount: kobo,
+      /** The order number, to put in the transfer's narration. */
+      reference: z.string(),
+    }),
+  ),
+  history: z.array(z.object({ status: z.enum(ORDER_STATUSES), at: z.iso.datetime() })),
+});
+
+export type OrderView = z.infer<typeof orderViewSchema>;
+
+/** POST /api/orders answers with the order and, once, the token that lets this browser act on it. */
+export const placedOrderSchema = z.object({ order: orderViewSchema, accessToken: z.string().min(20) });
+export type PlacedOrder = z.infer<typeof placedOrderSchema>;
