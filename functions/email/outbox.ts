@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { emailOutbox } from '../db/schema.ts';
+import { emailOutbox, orders } from '../db/schema.ts';
 import type { Config } from '../env.ts';
 import type { EmailMessage } from './messages.ts';
 
@@ -17,10 +17,26 @@ export function queueEmail(db: Db, message: EmailMessage, orderId?: string) {
  * (see changeOrderStatus): written in the same batch, so it exists exactly when the change does.
  */
 export function queueEmailIfTransition(db: Db, message: EmailMessage, orderId: string, transitionId: string) {
-  return db.run(sql`
-    INSERT INTO email_outbox (order_id, recipient, subject, text, html)
-    SELECT ${orderId}, ${message.to}, ${message.subject}, ${message.text}, ${message.html}
-    WHERE EXISTS (SELECT 1 FROM orders WHERE id = ${orderId} AND last_transition_id = ${transitionId})`);
+  // An INSERT … SELECT from the order's row, as a query builder (a raw db.run(sql`…`) with
+  // parameters fails inside drizzle's D1 batch: drizzle-orm#2277). Every column, in table order.
+  return db.insert(emailOutbox).select(
+    db
+      .select({
+        id: sql<number>`NULL`,
+        orderId: orders.id,
+        recipient: sql`${message.to}`,
+        subject: sql`${message.subject}`,
+        text: sql`${message.text}`,
+        html: sql`${message.html}`,
+        status: sql`'pending'`,
+        attempts: sql`0`,
+        lastError: sql`NULL`,
+        createdAt: sql`(unixepoch())`,
+        sentAt: sql`NULL`,
+      })
+      .from(orders)
+      .where(and(eq(orders.id, orderId), eq(orders.lastTransitionId, transitionId))),
+  );
 }
 
 /** The HTTP boundary: production passes the global fetch; tests pass an offline stand-in. */

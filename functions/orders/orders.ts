@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, exists, inArray, lte, sql } from 'drizzle-orm';
 import type { PlaceOrder } from '../../src/features/orders/checkout.ts';
 import { nextStatus, awaitsPayment, type OrderActor, type OrderEvent } from '../../src/features/orders/order-status.ts';
 import type { OrderView } from '../../src/features/orders/order-view.ts';
@@ -266,7 +266,9 @@ export async function changeOrderStatus(
   const moved = { ...order, status: move.to, lastTransitionId: transitionId, updatedAt: now };
   const lines = await db.select().from(orderLines).where(eq(orderLines.orderId, order.id));
   const view = toOrderView(moved, lines, [], config);
-  const won = sql`EXISTS (SELECT 1 FROM orders WHERE id = ${order.id} AND last_transition_id = ${transitionId})`;
+  // Only query builders go in the batch: drizzle's D1 batch cannot bind the parameters of a
+  // raw db.run(sql`…`) statement (drizzle-orm#2277, "Cannot read properties of undefined (reading 'bind')").
+  const won = and(eq(orders.id, order.id), eq(orders.lastTransitionId, transitionId));
 
   const [updated] = await db.batch([
     db
@@ -274,20 +276,37 @@ export async function changeOrderStatus(
       .set({ status: move.to, lastTransitionId: transitionId, updatedAt: now })
       .where(and(eq(orders.id, order.id), eq(orders.status, move.from)))
       .returning(),
-    db.run(sql`
-      INSERT INTO order_events (order_id, from_status, to_status, actor, note, created_at)
-      SELECT ${order.id}, ${move.from}, ${move.to}, ${actor}, ${note ?? null}, ${Math.floor(now.getTime() / 1000)}
-      WHERE ${won}`),
-    queueEmailIfTransition(db, statusChangeEmail(view, move.to, config.SITE_URL), order.id, transitionId),
-    db.run(
-      move.releasesStock
-        ? sql`
-          UPDATE products
-          SET stock = stock + (SELECT SUM(quantity) FROM order_lines WHERE order_id = ${order.id} AND product_id = products.id),
-              updated_at = unixepoch()
-          WHERE id IN (SELECT product_id FROM order_lines WHERE order_id = ${order.id}) AND ${won}`
-        : sql`SELECT 1`,
+    db.insert(orderEvents).select(
+      db
+        .select({
+          id: sql<number>`NULL`,
+          orderId: orders.id,
+          fromStatus: sql`${move.from}`,
+          toStatus: sql`${move.to}`,
+          actor: sql`${actor}`,
+          note: sql`${note ?? null}`,
+          createdAt: sql`${Math.floor(now.getTime() / 1000)}`,
+        })
+        .from(orders)
+        .where(won),
     ),
+    queueEmailIfTransition(db, statusChangeEmail(view, move.to, config.SITE_URL), order.id, transitionId),
+    ...(move.releasesStock
+      ? [
+          db
+            .update(products)
+            .set({
+              stock: sql`stock + (SELECT SUM(quantity) FROM order_lines WHERE order_id = ${order.id} AND product_id = products.id)`,
+              updatedAt: sql`(unixepoch())`,
+            })
+            .where(
+              and(
+                inArray(products.id, db.select({ id: orderLines.productId }).from(orderLines).where(eq(orderLines.orderId, order.id))),
+                exists(db.select({ one: sql`1` }).from(orders).where(won)),
+              ),
+            ),
+        ]
+      : []),
   ]);
   const row = updated[0];
   if (!row) {

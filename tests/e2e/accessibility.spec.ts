@@ -11,6 +11,8 @@ const pages = [
   ['information page', '/shipping'],
   ['sitemap page', '/sitemap'],
   ['unknown path (404)', '/no/such/page'],
+  ['empty cart', '/cart'],
+  ['order tracking', '/track'],
 ] as const;
 
 for (const theme of ['dark', 'light'] as const) {

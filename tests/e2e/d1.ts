@@ -3,14 +3,27 @@ import { execFileSync } from 'node:child_process';
 /**
  * Runs SQL against the browser tests' own local D1 (.wrangler/e2e, see
  * playwright.config.ts) while the Worker serves it: how a test stands in for a
- * change made at runtime (an admin's edit) until the admin screens exist.
+ * change made at runtime (an admin's edit) until the admin screens exist, and how
+ * it checks what the Worker stored.
  */
 export function runSql(sql: string) {
-  execFileSync(
+  wrangler(['--command', sql], 'ignore');
+}
+
+/** The rows a SELECT returns. */
+export function querySql<Row = Record<string, unknown>>(sql: string): Row[] {
+  const out = wrangler(['--json', '--command', sql], 'pipe');
+  const [result] = JSON.parse(out) as { results: Row[] }[];
+  return result?.results ?? [];
+}
+
+function wrangler(args: string[], stdio: 'ignore' | 'pipe'): string {
+  const out = execFileSync(
     process.execPath,
-    ['node_modules/wrangler/bin/wrangler.js', 'd1', 'execute', 'DB', '--local', '--config', 'wrangler.toml', '--persist-to', E2E_D1_DIR, '--command', sql],
-    { stdio: 'ignore', env: { ...process.env, WRANGLER_SEND_METRICS: 'false' } },
+    ['node_modules/wrangler/bin/wrangler.js', 'd1', 'execute', 'DB', '--local', '--config', 'wrangler.toml', '--persist-to', E2E_D1_DIR, ...args],
+    { stdio: ['ignore', stdio, stdio], env: { ...process.env, WRANGLER_SEND_METRICS: 'false' } },
   );
+  return out?.toString() ?? '';
 }
 
 export const E2E_D1_DIR = '.wrangler/e2e';

@@ -1,6 +1,7 @@
 import { computed } from 'nanostores';
 import { persistentAtom } from '@nanostores/persistent';
-import { addItem, cartCount, parseStoredCart, removeItem, setQuantity, type CartItem, type CartLine } from './cart.ts';
+import type { Kobo } from '../../lib/money.ts';
+import { addItem, cartCount, parseStoredCart, removeItem, setPrice, setQuantity, type CartItem, type CartLine } from './cart.ts';
 
 /**
  * The cart, shared by every island and the header through one store, persisted to
@@ -23,6 +24,10 @@ export function removeFromCart(line: CartLine) {
 
 export function updateCartQuantity(line: CartLine, quantity: number) {
   $cartItems.set(setQuantity($cartItems.get(), line, quantity));
+}
+
+export function repriceCartLine(line: CartLine, price: Kobo) {
+  $cartItems.set(setPrice($cartItems.get(), line, price));
 }
 
 export function clearCart() {

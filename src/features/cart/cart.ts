@@ -56,6 +56,16 @@ export function setQuantity(items: readonly CartItem[], line: CartLine, quantity
   return items.map((i) => (sameLine(i, line) ? { ...i, quantity: Math.max(1, clamp(quantity)) } : i));
 }
 
+/** Sets a line's price to the live one (the shopper is shown that it changed). */
+export function setPrice(items: readonly CartItem[], line: CartLine, price: Kobo): CartItem[] {
+  return items.map((i) => (sameLine(i, line) ? { ...i, price } : i));
+}
+
+/** The key that names a line in lists and maps. */
+export function lineKey(line: CartLine): string {
+  return `${line.id}\u0000${line.variant}`;
+}
+
 export function cartCount(items: readonly CartItem[]): number {
   return items.reduce((n, i) => n + i.quantity, 0);
 }

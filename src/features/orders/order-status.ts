@@ -52,7 +52,7 @@ export type Transition =
 export function nextStatus(from: OrderStatus, event: OrderEvent, actor: OrderActor): Transition {
   const move = MOVES[event];
   if (!move.by.includes(actor) || (event === 'cancel' && actor === 'customer' && !CUSTOMER_CANCELLABLE.includes(from))) {
-    return { ok: false, reason: 'not_allowed', message: `A ${actor} cannot ${describe(event)} an order that is ${statusText(from)}.` };
+    return { ok: false, reason: 'not_allowed', message: `${actor === 'admin' ? 'An' : 'A'} ${actor} cannot ${describe(event)} an order that is ${statusText(from)}.` };
   }
   if (!move.from.includes(from)) {
     return { ok: false, reason: 'illegal', message: `An order that is ${statusText(from)} cannot be ${pastTense(event)}.` };
@@ -108,8 +108,17 @@ export function statusText(status: OrderStatus, { capital = false } = {}): strin
   return capital ? text[0]!.toUpperCase() + text.slice(1) : text;
 }
 
+const VERB: Record<OrderEvent, string> = {
+  report_payment: 'report payment for',
+  confirm_payment: 'confirm payment for',
+  ship: 'ship',
+  deliver: 'deliver',
+  cancel: 'cancel',
+  expire: 'expire',
+};
+
 function describe(event: OrderEvent): string {
-  return event.replace('_', ' ');
+  return VERB[event];
 }
 
 const PAST: Record<OrderEvent, string> = {

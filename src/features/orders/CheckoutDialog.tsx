@@ -1,0 +1,266 @@
+import { CheckCircle2, X } from 'lucide-react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { formatNaira } from '../../lib/money.ts';
+import { clearCart } from '../cart/cart-store.ts';
+import type { CartItem } from '../cart/cart.ts';
+import { notify } from '../toast/notify.ts';
+import { OrderApiError, placeOrder, reportPayment } from './api-client.ts';
+import { customerSchema, type CustomerField, type CustomerInput } from './checkout.ts';
+import { finishCheckoutAttempt, idempotencyKeyFor, rememberOrder } from './checkout-store.ts';
+import { NIGERIAN_STATES } from './nigeria.ts';
+import { BankTransferDetails, formatLagosTime, OrderTotals } from './OrderParts.tsx';
+import type { PlacedOrder } from './order-view.ts';
+import './CheckoutDialog.css';
+
+type Step = 'details' | 'payment' | 'success';
+
+/** The spec: after 'I Have Made Payment' the success step shows for 5 seconds, then all resets. */
+export const SUCCESS_CLOSE_MS = 5000;
+
+const ORDER_FAILED = 'There was an error processing your order. Please try again.';
+
+const EMPTY: CustomerInput = { name: '', email: '', phone: '', address: '', city: '', state: '' as CustomerInput['state'] };
+
+const FIELDS: { name: CustomerField; label: string; type?: string; autoComplete: string; inputMode?: 'tel' | 'email' }[] = [
+  { name: 'name', label: 'Full name', autoComplete: 'name' },
+  { name: 'email', label: 'Email', type: 'email', autoComplete: 'email', inputMode: 'email' },
+  { name: 'phone', label: 'Phone number', type: 'tel', autoComplete: 'tel', inputMode: 'tel' },
+  { name: 'address', label: 'Delivery address', autoComplete: 'street-address' },
+  { name: 'city', label: 'City', autoComplete: 'address-level2' },
+];
+
+interface Props {
+  open: boolean;
+  items: readonly CartItem[];
+  onClose: () => void;
+  /** The server refused the cart as it stands (stock or price moved): the cart re-checks itself. */
+  onCartOutdated: () => void;
+}
+
+/**
+ * Checkout in a native modal <dialog> (focus stays inside, the page behind is inert,
+ * Escape closes): details → the order is created on the server → payment (transfer
+ * details) → 'I Have Made Payment' is recorded → success, and 5 s later the cart clears.
+ */
+export default function CheckoutDialog({ open, items, onClose, onCartOutdated }: Props) {
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const [step, setStep] = useState<Step>('details');
+  const [details, setDetails] = useState<CustomerInput>(EMPTY);
+  const [errors, setErrors] = useState<Partial<Record<CustomerField, string>>>({});
+  const [problem, setProblem] = useState<string[]>([]);
+  const [busy, setBusy] = useState(false);
+  const [placed, setPlaced] = useState<PlacedOrder | null>(null);
+  const titleId = useId();
+  const formRef = useRef<HTMLFormElement>(null);
+  // Bumped when a submit finds errors: after React renders them, the first invalid field gets focus.
+  const [invalidSubmits, setInvalidSubmits] = useState(0);
+
+  useEffect(() => {
+    if (invalidSubmits) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [invalidSubmits]);
+
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+
+  // Closing by any means (Close, Escape, the timer) resets the dialog to the details step.
+  const reset = () => {
+    setStep('details');
+    setProblem([]);
+    setBusy(false);
+    setPlaced(null);
+  };
+  const close = () => {
+    reset();
+    onClose();
+  };
+
+  useEffect(() => {
+    if (step !== 'success') return;
+    const timer = setTimeout(() => {
+      clearCart();
+      finishCheckoutAttempt();
+      setDetails(EMPTY);
+      close();
+    }, SUCCESS_CLOSE_MS);
+    return () => clearTimeout(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- runs once per success step
+  }, [step]);
+
+  const update = (field: CustomerField, value: string) => {
+    setDetails((d) => ({ ...d, [field]: value }));
+    if (errors[field]) setErrors((e) => ({ ...e, [field]: undefined }));
+  };
+
+  const submitDetails = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setProblem([]);
+    const parsed = customerSchema.safeParse(details);
+    if (!parsed.success) {
+      const found: Partial<Record<CustomerField, string>> = {};
+      for (const issue of parsed.error.issues) {
+        const field = issue.path[0] as CustomerField;
+        found[field] ??= issue.message;
+      }
+      setErrors(found);
+      setInvalidSubmits((n) => n + 1);
+      return;
+    }
+    const lines = items.map((i) => ({ productId: i.id, variant: i.variant, quantity: i.quantity, price: i.price }));
+    const fingerprint = JSON.stringify({ lines, customer: details });
+    setBusy(true);
+    try {
+      let order = await placeOrder({ idempotencyKey: idempotencyKeyFor(fingerprint), customer: details, lines });
+      if (order.order.status !== 'awaiting_payment') {
+        // The same cart and details placed an order before that is no longer payable (it expired): start a new one.
+        finishCheckoutAttempt();
+        order = await placeOrder({ idempotencyKey: idempotencyKeyFor(fingerprint), customer: details, lines });
+      }
+      setPlaced(order);
+      rememberOrder(order.order.number, order.order.customer.email);
+      setStep('payment');
+    } catch (error) {
+      showOrderError(error);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const showOrderError = (error: unknown) => {
+    if (error instanceof OrderApiError && (error.code === 'out_of_stock' || error.code === 'price_changed')) {
+      setProblem(error.issues.length ? error.issues.map((i) => i.message) : [error.message]);
+      notify('warning', error.code === 'out_of_stock' ? 'Some items are no longer in stock.' : 'Some prices have changed. Please check your cart.');
+      onCartOutdated();
+      return;
+    }
+    if (error instanceof OrderApiError && error.status === 400) {
+      const fieldErrors: Partial<Record<CustomerField, string>> = {};
+      const other: string[] = [];
+      for (const issue of error.issues) {
+        const match = /^customer\.(\w+)$/.exec(issue.field);
+        if (match) fieldErrors[match[1] as CustomerField] = issue.message;
+        else other.push(issue.message);
+      }
+      setErrors(fieldErrors);
+      setInvalidSubmits((n) => n + 1);
+      if (other.length) {
+        setProblem(other);
+        onCartOutdated();
+      }
+    }
+    if (error instanceof OrderApiError && error.code === 'idempotency_key_reused') finishCheckoutAttempt();
+    notify('error', ORDER_FAILED);
+  };
+
+  const reportPaid = async () => {
+    if (!placed) return;
+    setBusy(true);
+    try {
+      await reportPayment(placed.order.number, placed.accessToken);
+      setStep('success');
+    } catch (error) {
+      notify('error', error instanceof OrderApiError && error.code !== 'network' ? error.message : 'We could not record your payment. Please try again.');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const order = placed?.order;
+  return (
+    <dialog ref={dialogRef} className="checkout" aria-labelledby={titleId} onClose={() => open && close()}>
+      <div className="checkout__head">
+        <h2 id={titleId}>
+          {step === 'details' ? 'Checkout' : step === 'payment' ? 'Pay by bank transfer' : 'Payment noted'}
+        </h2>
+        <button type="button" className="icon-btn" onClick={close} aria-label="Close checkout">
+          <X size={20} aria-hidden="true" />
+        </button>
+      </div>
+
+      {step === 'details' && (
+        <form ref={formRef} className="checkout__form" onSubmit={submitDetails} noValidate>
+          <p className="muted">Where should we deliver? All fields are required.</p>
+          {FIELDS.map((f) => (
+            <div className="field" key={f.name}>
+              <label htmlFor={`checkout-${f.name}`}>{f.label}</label>
+              <input
+                id={`checkout-${f.name}`}
+                className="input"
+                name={f.name}
+                type={f.type ?? 'text'}
+                inputMode={f.inputMode}
+                autoComplete={f.autoComplete}
+                required
+                value={details[f.name]}
+                onChange={(e) => update(f.name, e.target.value)}
+                aria-invalid={errors[f.name] ? true : undefined}
+                aria-describedby={errors[f.name] ? `checkout-${f.name}-error` : undefined}
+              />
+              {errors[f.name] && <p id={`checkout-${f.name}-error`} className="field-error">{errors[f.name]}</p>}
+            </div>
+          ))}
+          <div className="field">
+            <label htmlFor="checkout-state">State</label>
+            <select
+              id="checkout-state"
+              className="input"
+              name="state"
+              autoComplete="address-level1"
+              required
+              value={details.state}
+              onChange={(e) => update('state', e.target.value)}
+              aria-invalid={errors.state ? true : undefined}
+              aria-describedby={errors.state ? 'checkout-state-error' : undefined}
+            >
+              <option value="">Choose your state</option>
+              {NIGERIAN_STATES.map((s) => <option key={s} value={s}>{s}</option>)}
+            </select>
+            {errors.state && <p id="checkout-state-error" className="field-error">{errors.state}</p>}
+          </div>
+          {problem.length > 0 && (
+            <div className="checkout__problem" role="alert">
+              <p><strong>Your cart changed before we could place the order:</strong></p>
+              <ul>{problem.map((p) => <li key={p}>{p}</li>)}</ul>
+              <p>We have updated your cart. Check it, then place the order again.</p>
+            </div>
+          )}
+          <button type="submit" className="btn btn-primary btn-block" disabled={busy || items.length === 0}>
+            {busy ? 'Placing your order…' : 'Place Order'}
+          </button>
+        </form>
+      )}
+
+      {step === 'payment' && order?.payment && (
+        <div className="checkout__payment">
+          <p>
+            Order <strong>{order.number}</strong> is placed. Transfer <strong>{formatNaira(order.total)}</strong> to
+            the account below and use your order number as the reference.
+          </p>
+          <BankTransferDetails payment={order.payment} />
+          <OrderTotals subtotal={order.subtotal} shipping={order.shipping} total={order.total} />
+          <p className="muted">
+            We hold your items for {order.holdHours} hours, until {formatLagosTime(order.expiresAt)}. If we have
+            not received your transfer by then, the order expires. We have e-mailed these details to {order.customer.email}.
+          </p>
+          <button type="button" className="btn btn-primary btn-block" onClick={reportPaid} disabled={busy}>
+            {busy ? 'Recording your payment…' : 'I Have Made Payment'}
+          </button>
+        </div>
+      )}
+
+      {step === 'success' && order && (
+        <div className="checkout__success" role="status">
+          <CheckCircle2 size={48} aria-hidden="true" className="checkout__success-icon" />
+          <p><strong>Thank you!</strong> We have noted your payment for order {order.number}.</p>
+          <p className="muted">
+            We will confirm the transfer with our bank and e-mail {order.customer.email}. Follow the order on
+            the <a href={`/track?order=${encodeURIComponent(order.number)}`}>tracking page</a>.
+          </p>
+        </div>
+      )}
+    </dialog>
+  );
+}

@@ -1,0 +1,107 @@
+import { Check, Copy } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { formatNaira, type Kobo } from '../../lib/money.ts';
+import { notify } from '../toast/notify.ts';
+import { statusBadge, type OrderStatus } from './order-status.ts';
+import type { OrderView } from './order-view.ts';
+import './orders.css';
+
+/** Pieces shared by the checkout's payment step and the tracking page. */
+
+export function OrderStatusBadge({ status }: { status: OrderStatus }) {
+  const badge = statusBadge(status);
+  return (
+    <span className={`status-badge status-badge--${badge.tone}`} data-tone={badge.tone}>
+      {badge.label}
+    </span>
+  );
+}
+
+const lagosTime = new Intl.DateTimeFormat('en-NG', {
+  weekday: 'short', day: 'numeric', month: 'short', hour: 'numeric', minute: '2-digit', timeZone: 'Africa/Lagos',
+});
+
+export function formatLagosTime(iso: string): string {
+  return lagosTime.format(new Date(iso));
+}
+
+/** A naira amount as a banking app wants it typed: digits and, if any, kobo. */
+function plainAmount(kobo: Kobo): string {
+  return kobo % 100 === 0 ? String(kobo / 100) : (kobo / 100).toFixed(2);
+}
+
+export function CopyButton({ value, label }: { value: string; label: string }) {
+  const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), 2000);
+    return () => clearTimeout(timer);
+  }, [copied]);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+      setCopied(true);
+      notify('success', `${label} copied`);
+    } catch {
+      notify('warning', `Could not copy the ${label.toLowerCase()}. Please select it and copy it yourself.`);
+    }
+  };
+  return (
+    <button type="button" className="btn btn-outline copy-btn" onClick={copy} aria-label={`Copy ${label.toLowerCase()}`}>
+      {copied ? <Check size={16} aria-hidden="true" /> : <Copy size={16} aria-hidden="true" />}
+      <span aria-live="polite">{copied ? 'Copied' : 'Copy'}</span>
+    </button>
+  );
+}
+
+/** Amount, reference and the store's account, each with a copy button. */
+export function BankTransferDetails({ payment }: { payment: NonNullable<OrderView['payment']> }) {
+  const rows = [
+    { label: 'Amount', shown: formatNaira(payment.amount), copy: plainAmount(payment.amount) },
+    { label: 'Reference', shown: payment.reference, copy: payment.reference },
+    { label: 'Bank', shown: payment.bankName, copy: payment.bankName },
+    { label: 'Account name', shown: payment.accountName, copy: payment.accountName },
+    { label: 'Account number', shown: payment.accountNumber, copy: payment.accountNumber },
+  ];
+  return (
+    <dl className="transfer-details">
+      {rows.map((row) => (
+        <div className="transfer-details__row" key={row.label}>
+          <dt>{row.label}</dt>
+          <dd>
+            <span className="transfer-details__value" data-field={row.label}>{row.shown}</span>
+            <CopyButton value={row.copy} label={row.label} />
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+export function OrderTotals({ subtotal, shipping, total }: { subtotal: Kobo; shipping: Kobo; total: Kobo }) {
+  return (
+    <dl className="order-totals">
+      <div><dt>Subtotal</dt><dd>{formatNaira(subtotal)}</dd></div>
+      <div><dt>Shipping</dt><dd>{formatNaira(shipping)}</dd></div>
+      <div className="order-totals__total"><dt>Total</dt><dd>{formatNaira(total)}</dd></div>
+    </dl>
+  );
+}
+
+export function OrderLines({ lines }: { lines: OrderView['lines'] }) {
+  return (
+    <ul className="order-lines">
+      {lines.map((line) => (
+        <li key={`${line.productId}/${line.variant}`} className="order-lines__line">
+          <img src={line.image} alt="" width={48} height={48} loading="lazy" />
+          <span>
+            <a href={`/product/${line.productId}`}>{line.name}</a>
+            {line.variant && <span className="muted"> · {line.variant}</span>}
+            <span className="muted"> × {line.quantity}</span>
+          </span>
+          <span className="order-lines__total">{formatNaira(line.lineTotal)}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import type { OrderLineRequest, PlaceOrderRequest } from './checkout.ts';
+import { orderViewSchema, placedOrderSchema, type OrderView, type PlacedOrder } from './order-view.ts';
+
+/** Browser-side calls to the order API. Every answer is parsed, never trusted. */
+
+const errorSchema = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    issues: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+  }),
+});
+
+export type FieldIssue = { field: string; message: string };
+
+/** A refusal from the API (4xx/5xx), or `network` when no answer came back. */
+export class OrderApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly issues: FieldIssue[];
+  constructor(status: number, code: string, message: string, issues: FieldIssue[] = []) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.issues = issues;
+  }
+}
+
+async function post<T>(path: string, body: unknown, schema: z.ZodType<T>, headers: Record<string, string> = {}): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(`/api/orders${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+  } catch {
+    throw new OrderApiError(0, 'network', 'Network error. Please try again.');
+  }
+  const json: unknown = await response.json().catch(() => null);
+  if (!response.ok) {
+    const parsed = errorSchema.safeParse(json);
+    if (parsed.success) {
+      const { code, message, issues } = parsed.data.error;
+      throw new OrderApiError(response.status, code, message, issues);
+    }
+    throw new OrderApiError(response.status, 'http_error', `HTTP ${response.status}`);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw new OrderApiError(response.status, 'bad_response', 'The server sent an answer we could not read.');
+  return parsed.data;
+}
+
+const quotedLineSchema = z.object({
+  productId: z.string(),
+  variant: z.string(),
+  name: z.string(),
+  image: z.string(),
+  quantity: z.number().int(),
+  unitPrice: z.number().int(),
+  lineTotal: z.number().int(),
+  available: z.number().int(),
+  problem: z
+    .object({ kind: z.enum(['unavailable', 'unknown_variant', 'price_changed', 'insufficient_stock']), message: z.string() })
+    .optional(),
+});
+
+const quoteSchema = z.object({
+  lines: z.array(quotedLineSchema),
+  subtotal: z.number().int(),
+  shipping: z.number().int(),
+  total: z.number().int(),
+  ok: z.boolean(),
+});
+
+export type CartQuote = z.infer<typeof quoteSchema>;
+export type QuotedLine = z.infer<typeof quotedLineSchema>;
+
+export function quoteCart(lines: OrderLineRequest[]): Promise<CartQuote> {
+  return post('/quote', { lines }, quoteSchema);
+}
+
+export function placeOrder(request: PlaceOrderRequest): Promise<PlacedOrder> {
+  return post('', request, placedOrderSchema);
+}
+
+const orderAnswer = z.object({ order: orderViewSchema });
+
+export async function reportPayment(number: string, accessToken: string): Promise<OrderView> {
+  const { order } = await post(`/${encodeURIComponent(number)}/payment-report`, {}, orderAnswer, {
+    authorization: `Bearer ${accessToken}`,
+  });
+  return order;
+}
+
+export async function lookupOrder(number: string, email: string): Promise<OrderView> {
+  const { order } = await post('/lookup', { number, email }, orderAnswer);
+  return order;
+}

@@ -1,0 +1,108 @@
+import { env } from 'cloudflare:workers';
+import { expect } from 'vitest';
+import type { PlaceOrderRequest } from '../../src/features/orders/checkout.ts';
+import type { PlacedOrder } from '../../src/features/orders/order-view.ts';
+import { postJson } from './client.ts';
+
+/** Seeded facts (src/data/products/consoles.json): ₦849,000, 19 in stock. */
+export const PS5 = { id: 'sony-playstation-5-slim', price: 84_900_000, variant: 'Disc Edition' } as const;
+
+export const SHIPPING = 150_000;
+
+export const customer = {
+  name: 'Ada Obi',
+  email: 'ada.obi@example.com',
+  phone: '0803 123 4567',
+  address: '12 Allen Avenue, Ikeja',
+  city: 'Ikeja',
+  state: 'Lagos',
+} as const;
+
+/** A fresh idempotency key, as the browser makes one per checkout attempt. */
+export const newKey = () => `key-${crypto.randomUUID()}`;
+
+/** One PlayStation 5 Slim (Disc Edition) for Ada, with a fresh key; `overrides` replace top-level fields. */
+export function orderRequest(overrides: Record<string, unknown> = {}): PlaceOrderRequest {
+  return {
+    idempotencyKey: newKey(),
+    customer: { ...customer },
+    lines: [{ productId: PS5.id, variant: PS5.variant, quantity: 1, price: PS5.price }],
+    ...overrides,
+  } as PlaceOrderRequest;
+}
+
+/** A line for `productId` at its current D1 price, with its first variant unless one is given. */
+export async function line(productId: string, quantity = 1, variant?: string) {
+  const product = await productRow(productId);
+  return { productId, variant: variant ?? product.variants[0] ?? '', quantity, price: product.price };
+}
+
+export const postOrder = (body: unknown, headers?: Record<string, string>) => postJson('/orders', body, headers);
+
+/** Places an order through the API and expects it to be created. */
+export async function placeOrder(overrides: Record<string, unknown> = {}): Promise<PlacedOrder> {
+  const response = await postOrder(orderRequest(overrides));
+  expect(response.status, await response.clone().text()).toBe(201);
+  return response.json();
+}
+
+export async function productRow(id: string) {
+  const row = await env.DB.prepare('select price_kobo as price, stock, variants from products where id = ?')
+    .bind(id)
+    .first<{ price: number; stock: number; variants: string }>();
+  if (!row) throw new Error(`no product ${id}`);
+  return { price: row.price, stock: row.stock, variants: JSON.parse(row.variants) as string[] };
+}
+
+export const stockOf = async (id: string) => (await productRow(id)).stock;
+
+export async function setStock(id: string, stock: number) {
+  await env.DB.prepare('update products set stock = ? where id = ?').bind(stock, id).run();
+}
+
+export async function setPrice(id: string, price: number) {
+  await env.DB.prepare('update products set price_kobo = ? where id = ?').bind(price, id).run();
+}
+
+/** How many rows each order table holds: a refused request must leave them all as they were. */
+export async function rowCounts() {
+  const count = async (table: string) => (await env.DB.prepare(`select count(*) as n from ${table}`).first<{ n: number }>())!.n;
+  return {
+    orders: await count('orders'),
+    orderLines: await count('order_lines'),
+    orderEvents: await count('order_events'),
+    emails: await count('email_outbox'),
+  };
+}
+
+/** The order's row as D1 holds it. */
+export async function orderRow(number: string) {
+  const row = await env.DB.prepare('select * from orders where number = ?').bind(number).first<Record<string, unknown>>();
+  if (!row) throw new Error(`no order ${number}`);
+  return row as { id: string; status: string; subtotal_kobo: number; shipping_kobo: number; total_kobo: number; expires_at: number; created_at: number };
+}
+
+/** The order's history rows, oldest first. */
+export async function eventsOf(number: string) {
+  const { results } = await env.DB.prepare(
+    'select from_status as "from", to_status as "to", actor from order_events where order_id = (select id from orders where number = ?) order by id',
+  )
+    .bind(number)
+    .all<{ from: string | null; to: string; actor: string }>();
+  return results;
+}
+
+/** The e-mails queued for the order, oldest first. */
+export async function emailsOf(number: string) {
+  const { results } = await env.DB.prepare(
+    'select id, recipient, subject, text, html, status, attempts, last_error as lastError from email_outbox where order_id = (select id from orders where number = ?) order by id',
+  )
+    .bind(number)
+    .all<{ id: number; recipient: string; subject: string; text: string; html: string; status: string; attempts: number; lastError: string | null }>();
+  return results;
+}
+
+/** Moves an order's hold time into the past, as if its 48 hours had run out. */
+export async function makeOverdue(number: string) {
+  await env.DB.prepare('update orders set expires_at = unixepoch() - 60 where number = ?').bind(number).run();
+}
