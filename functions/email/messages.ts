@@ -1,4 +1,5 @@
 import { formatNaira } from '../../src/lib/money.ts';
+import { formatLagosTime } from '../../src/lib/time.ts';
 import { statusBadge, type OrderStatus } from '../../src/features/orders/order-status.ts';
 import type { OrderView } from '../../src/features/orders/order-view.ts';
 import type { BankAccount } from '../env.ts';
@@ -11,11 +12,6 @@ export interface EmailMessage {
   html: string;
 }
 
-const lagosTime = new Intl.DateTimeFormat('en-NG', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Africa/Lagos' });
-
-export function formatLagosTime(iso: string): string {
-  return `${lagosTime.format(new Date(iso))} (Lagos time)`;
-}
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
@@ -41,7 +37,7 @@ function orderSummary(order: OrderView): string {
 export function orderConfirmationEmail(order: OrderView, bank: BankAccount, siteUrl: string): EmailMessage {
   return compose(order.customer.email, `Your GTS order ${order.number}: transfer details`, [
     `Hello ${order.customer.name},`,
-    `Thank you for your order ${order.number}. We are holding your items until ${formatLagosTime(order.expiresAt)}.`,
+    `Thank you for your order ${order.number}. We are holding your items until ${formatLagosTime(order.expiresAt)} (Lagos time).`,
     orderSummary(order),
     [
       `Please transfer ${formatNaira(order.total)} to:`,

@@ -22,17 +22,17 @@ export function queueEmailIfTransition(db: Db, message: EmailMessage, orderId: s
   return db.insert(emailOutbox).select(
     db
       .select({
-        id: sql<number>`NULL`,
+        id: sql<number>`NULL`.as('id'),
         orderId: orders.id,
-        recipient: sql`${message.to}`,
-        subject: sql`${message.subject}`,
-        text: sql`${message.text}`,
-        html: sql`${message.html}`,
-        status: sql`'pending'`,
-        attempts: sql`0`,
-        lastError: sql`NULL`,
-        createdAt: sql`(unixepoch())`,
-        sentAt: sql`NULL`,
+        recipient: sql`${message.to}`.as('recipient'),
+        subject: sql`${message.subject}`.as('subject'),
+        text: sql`${message.text}`.as('text'),
+        html: sql`${message.html}`.as('html'),
+        status: sql`'pending'`.as('status'),
+        attempts: sql`0`.as('attempts'),
+        lastError: sql`NULL`.as('last_error'),
+        createdAt: sql`(unixepoch())`.as('created_at'),
+        sentAt: sql`NULL`.as('sent_at'),
       })
       .from(orders)
       .where(and(eq(orders.id, orderId), eq(orders.lastTransitionId, transitionId))),

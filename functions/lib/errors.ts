@@ -52,7 +52,10 @@ export function handleError(err: Error, c: Context) {
     // Hono's own 4xx: malformed JSON, body too large, a CSRF refusal.
     const status = err.status;
     const code = status === 413 ? 'payload_too_large' : status === 403 ? 'forbidden' : 'bad_request';
-    return c.json(errorBody(code, err.message || 'The request could not be read.'), status as ContentfulStatusCode);
+    const message = err.message || 'The request could not be read.';
+    // A body that is not JSON at all: the field at fault is the whole body.
+    const issues = status === 400 ? [{ field: '(body)', message }] : undefined;
+    return c.json(errorBody(code, message, issues), status as ContentfulStatusCode);
   }
   console.error('Unhandled API error', c.req.method, c.req.path, err);
   return c.json(errorBody('internal_error', 'Something went wrong on our side. Please try again.'), 500);

@@ -67,6 +67,8 @@ export interface PlacedOrderResult {
  * since it was read. D1 runs a batch as one transaction, so then nothing is written.
  */
 export async function placeOrder(db: Db, config: Config, request: PlaceOrder, now = new Date()): Promise<PlacedOrderResult> {
+  // D1 keeps whole seconds: the order answered now must equal the order read back later.
+  now = new Date(Math.floor(now.getTime() / 1000) * 1000);
   const keyHash = await sha256Hex(request.idempotencyKey);
   const requestHash = await sha256Hex(JSON.stringify({ customer: request.customer, lines: request.lines }));
   const accessToken = await orderAccessToken(request.idempotencyKey);
@@ -279,13 +281,13 @@ export async function changeOrderStatus(
     db.insert(orderEvents).select(
       db
         .select({
-          id: sql<number>`NULL`,
+          id: sql<number>`NULL`.as('id'),
           orderId: orders.id,
-          fromStatus: sql`${move.from}`,
-          toStatus: sql`${move.to}`,
-          actor: sql`${actor}`,
-          note: sql`${note ?? null}`,
-          createdAt: sql`${Math.floor(now.getTime() / 1000)}`,
+          fromStatus: sql`${move.from}`.as('from_status'),
+          toStatus: sql`${move.to}`.as('to_status'),
+          actor: sql`${actor}`.as('actor'),
+          note: sql`${note ?? null}`.as('note'),
+          createdAt: sql`${Math.floor(now.getTime() / 1000)}`.as('created_at'),
         })
         .from(orders)
         .where(won),

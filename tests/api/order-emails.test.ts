@@ -1,17 +1,19 @@
 import { env } from 'cloudflare:workers';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openDb } from '../../functions/db/client.ts';
 import { deliverPendingEmails, MAX_EMAIL_ATTEMPTS, type Fetcher } from '../../functions/email/outbox.ts';
 import { readConfig, type Config } from '../../functions/env.ts';
 import { placeOrder } from '../../functions/orders/orders.ts';
 import { placeOrderSchema } from '../../src/features/orders/checkout.ts';
-import { customer, emailsOf, orderRequest, PS5 } from './orders-helpers.ts';
+import { customer, emailsOf, orderRequest, PS5, setStock } from './orders-helpers.ts';
 
 // Orders here are placed with the server's own placeOrder (not over HTTP), so no
 // delivery started by a request runs in the background while a test delivers.
 const db = openDb(env.DB);
 const config = readConfig(env);
 const withProvider: Config = { ...config, EMAIL_API_URL: 'https://email.example/v1/send', EMAIL_API_KEY: 're_test_123' };
+
+beforeAll(() => setStock(PS5.id, 500));
 
 async function orderFor(email: string, overrides: Record<string, unknown> = {}) {
   const request = placeOrderSchema.parse(orderRequest({ customer: { ...customer, email }, ...overrides }));

@@ -1,6 +1,6 @@
 import { createScheduledController } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import worker from '../../functions/index.ts';
 import { openDb } from '../../functions/db/client.ts';
 import { readConfig } from '../../functions/env.ts';
@@ -9,10 +9,13 @@ import { changeOrderStatus, findOrderByNumber } from '../../functions/orders/ord
 import type { OrderEvent, OrderActor } from '../../src/features/orders/order-status.ts';
 import type { OrderView } from '../../src/features/orders/order-view.ts';
 import { postJson, type ErrorJson } from './client.ts';
-import { customer, emailsOf, eventsOf, line, makeOverdue, orderRow, placeOrder, stockOf } from './orders-helpers.ts';
+import { customer, emailsOf, eventsOf, line, makeOverdue, orderRow, placeOrder, PS5, setStock, stockOf } from './orders-helpers.ts';
 
 const db = openDb(env.DB);
 const config = readConfig(env);
+
+// Most tests here order one PlayStation 5 Slim: enough of them for every test in the file.
+beforeAll(() => setStock(PS5.id, 500));
 
 const reportPayment = (number: string, token?: string) =>
   postJson(`/orders/${number}/payment-report`, {}, token === undefined ? {} : { authorization: `Bearer ${token}` });
@@ -91,6 +94,12 @@ describe('POST /api/orders/lookup', () => {
     expect(json.accessToken).toBeUndefined();
   });
 
+  it('shows the order exactly as the checkout answered it', async () => {
+    const placed = await placeOrder({ customer: { ...customer, email: 'same.view@example.com' } });
+    const { order } = await (await lookup(placed.order.number, 'same.view@example.com')).json<{ order: OrderView }>();
+    expect(order).toEqual(placed.order);
+  });
+
   it('answers a wrong e-mail and an unknown number with the same 404, revealing nothing', async () => {
     const { order } = await placeOrder({ customer: { ...customer, email: 'ngozi@example.com' } });
     const wrongEmail = await lookup(order.number, 'someone.else@example.com');
@@ -129,7 +138,13 @@ describe('changeOrderStatus in D1', () => {
       const moved = await move(order.number, event, actor);
       expect(moved.status).toBe(status);
       expect((await orderRow(order.number)).status).toBe(status);
-      expect((await emailsOf(order.number)).at(-1)?.subject).toBe(`Your GTS order ${order.number}: ${subject}`);
+      expect((await emailsOf(order.number)).at(-1)).toMatchObject({
+        recipient: customer.email,
+        subject: `Your GTS order ${order.number}: ${subject}`,
+        text: expect.stringMatching(/^Hello Ada Obi,\n\n.+Total: ₦\d/s),
+        html: expect.stringMatching(/^<!doctype html>/),
+        attempts: 0,
+      });
     }
 
     expect(await eventsOf(order.number)).toEqual([

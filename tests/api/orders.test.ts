@@ -1,5 +1,9 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { openDb } from '../../functions/db/client.ts';
+import { readConfig } from '../../functions/env.ts';
+import { placeOrder as placeOrderInD1 } from '../../functions/orders/orders.ts';
+import { placeOrderSchema } from '../../src/features/orders/checkout.ts';
 import type { PlacedOrder } from '../../src/features/orders/order-view.ts';
 import { postJson, type ErrorJson } from './client.ts';
 import {
@@ -92,6 +96,16 @@ describe('POST /api/orders: prices come from D1', () => {
   });
 });
 
+describe('the hold time', () => {
+  it('follows ORDER_HOLD_HOURS when it is set', async () => {
+    const config = readConfig({ ...env, ORDER_HOLD_HOURS: '6' });
+    const { order } = await placeOrderInD1(openDb(env.DB), config, placeOrderSchema.parse(orderRequest()));
+    expect(order.holdHours).toBe(6);
+    const row = await orderRow(order.number);
+    expect(row.expires_at - row.created_at).toBe(6 * 3600);
+  });
+});
+
 describe('POST /api/orders: refusals store nothing', () => {
   const withLine = (change: Record<string, unknown>) => orderRequest({ lines: [{ productId: PS5.id, variant: PS5.variant, quantity: 1, price: PS5.price, ...change }] });
   const withCustomer = (change: Record<string, unknown>) => orderRequest({ customer: { ...customer, ...change } });
@@ -155,9 +169,9 @@ describe('POST /api/orders: refusals store nothing', () => {
     await env.DB.prepare('update products set active = 1 where id = ?').bind(archived.productId).run();
   });
 
-  it('answers malformed JSON with 400 bad_request, not a 500', async () => {
+  it('answers malformed JSON with 400 bad_request naming the body, not a 500', async () => {
     const error = await expectRefused('{"idempotencyKey": "abc', 400, 'bad_request');
-    expect(error.issues).toBeUndefined();
+    expect(error.issues).toEqual([{ field: '(body)', message: expect.stringMatching(/JSON/) }]);
   });
 });
 
@@ -198,8 +212,7 @@ describe('POST /api/orders: idempotency', () => {
       answers.push({ status: response.status, ...(await response.json<PlacedOrder>()) });
     }
     expect(answers.map((a) => a.status)).toEqual([201, 200, 200, 200]);
-    expect(new Set(answers.map((a) => a.order.number)).size).toBe(1);
-    expect(new Set(answers.map((a) => a.accessToken)).size).toBe(1);
+    for (const replay of answers.slice(1)) expect(replay).toEqual({ ...answers[0], status: 200 });
     expect(await rowCounts()).toMatchObject({ orders: before.orders + 1, orderLines: before.orderLines + 1, emails: before.emails + 1 });
     expect(await stockOf(id)).toBe(stock - 2);
   });

@@ -202,3 +202,17 @@ test('the checkout dialog keeps focus, closes on Escape back to details, and a r
   await dialog.getByRole('button', { name: 'Close checkout' }).click();
   await expect(dialog).toBeHidden();
 });
+
+test('on a phone the cart and the checkout dialog fit the screen @phone', async ({ page }) => {
+  await putInCart(page, 'oraimo-traveler-4-20000mah-power-bank', 'Oraimo Traveler 4 20000mAh Power Bank');
+  await openCart(page);
+  await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
+  const dialog = checkout(page);
+  await expect(dialog).toBeVisible();
+  const box = (await dialog.boundingBox())!;
+  const viewport = page.viewportSize()!;
+  expect(box.x).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
+  await expect(dialog.getByLabel('State')).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+});

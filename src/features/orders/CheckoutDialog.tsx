@@ -1,5 +1,5 @@
 import { CheckCircle2, X } from 'lucide-react';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
 import { formatNaira } from '../../lib/money.ts';
 import { clearCart } from '../cart/cart-store.ts';
 import type { CartItem } from '../cart/cart.ts';
@@ -8,7 +8,8 @@ import { OrderApiError, placeOrder, reportPayment } from './api-client.ts';
 import { customerSchema, type CustomerField, type CustomerInput } from './checkout.ts';
 import { finishCheckoutAttempt, idempotencyKeyFor, rememberOrder } from './checkout-store.ts';
 import { NIGERIAN_STATES } from './nigeria.ts';
-import { BankTransferDetails, formatLagosTime, OrderTotals } from './OrderParts.tsx';
+import { formatLagosTime } from '../../lib/time.ts';
+import { BankTransferDetails, OrderTotals } from './OrderParts.tsx';
 import type { PlacedOrder } from './order-view.ts';
 import './CheckoutDialog.css';
 
@@ -95,7 +96,7 @@ export default function CheckoutDialog({ open, items, onClose, onCartOutdated }:
     if (errors[field]) setErrors((e) => ({ ...e, [field]: undefined }));
   };
 
-  const submitDetails = async (event: FormEvent<HTMLFormElement>) => {
+  const submitDetails = async (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     setProblem([]);
     const parsed = customerSchema.safeParse(details);

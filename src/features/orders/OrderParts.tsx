@@ -17,14 +17,6 @@ export function OrderStatusBadge({ status }: { status: OrderStatus }) {
   );
 }
 
-const lagosTime = new Intl.DateTimeFormat('en-NG', {
-  weekday: 'short', day: 'numeric', month: 'short', hour: 'numeric', minute: '2-digit', timeZone: 'Africa/Lagos',
-});
-
-export function formatLagosTime(iso: string): string {
-  return lagosTime.format(new Date(iso));
-}
-
 /** A naira amount as a banking app wants it typed: digits and, if any, kobo. */
 function plainAmount(kobo: Kobo): string {
   return kobo % 100 === 0 ? String(kobo / 100) : (kobo / 100).toFixed(2);

@@ -1,11 +1,12 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { OrderApiError, lookupOrder } from './api-client.ts';
 import { $recentOrders } from './checkout-store.ts';
 import { orderLookupSchema } from './checkout.ts';
 import { statusText } from './order-status.ts';
 import type { OrderView } from './order-view.ts';
-import { BankTransferDetails, formatLagosTime, OrderLines, OrderStatusBadge, OrderTotals } from './OrderParts.tsx';
+import { formatLagosTime } from '../../lib/time.ts';
+import { BankTransferDetails, OrderLines, OrderStatusBadge, OrderTotals } from './OrderParts.tsx';
 import './TrackOrder.css';
 
 type Field = 'number' | 'email';
@@ -60,7 +61,7 @@ export default function TrackOrder() {
     }
   };
 
-  const submit = (event: FormEvent) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     void find({ number, email });
   };

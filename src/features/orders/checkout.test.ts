@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+import { customerSchema, orderLookupSchema, placeOrderSchema, quoteSchema, type CustomerInput } from './checkout.ts';
+
+const ada: CustomerInput = {
+  name: 'Ada Obi',
+  email: 'ada.obi@example.com',
+  phone: '0803 123 4567',
+  address: '12 Allen Avenue, Ikeja',
+  city: 'Ikeja',
+  state: 'Lagos',
+};
+
+/** Each [field, message] the checkout dialog shows for `input`. */
+function messages(input: unknown): [string, string][] {
+  const result = customerSchema.safeParse(input);
+  return result.success ? [] : result.error.issues.map((i) => [i.path.join('.'), i.message]);
+}
+
+describe('customerSchema', () => {
+  it('accepts a full customer, trimming text, lower-casing the e-mail and normalising the phone', () => {
+    expect(customerSchema.parse({ ...ada, name: '  Ada Obi ', email: ' Ada.Obi@Example.COM ', phone: '+234 (803) 123-4567' })).toEqual({
+      ...ada,
+      email: 'ada.obi@example.com',
+      phone: '+2348031234567',
+    });
+  });
+
+  it.each<[string, Partial<Record<keyof CustomerInput, unknown>>, string, string]>([
+    ['a missing name', { name: undefined }, 'name', 'Please enter your full name'],
+    ['a blank name', { name: '   ' }, 'name', 'Please enter your full name'],
+    ['a one-letter name', { name: 'A' }, 'name', 'Please enter your full name'],
+    ['a name over 100 characters', { name: 'A'.repeat(101) }, 'name', 'Your full name must be at most 100 characters'],
+    ['a missing e-mail', { email: '' }, 'email', 'Please enter your email address'],
+    ['an invalid e-mail', { email: 'ada@example' }, 'email', 'Please enter a valid email address'],
+    ['a missing phone', { phone: '' }, 'phone', 'Please enter your phone number'],
+    ['a foreign phone', { phone: '+44 20 7946 0958' }, 'phone', 'Enter a Nigerian phone number, like 0803 123 4567'],
+    ['a short phone', { phone: '0803 123' }, 'phone', 'Enter a Nigerian phone number, like 0803 123 4567'],
+    ['a missing address', { address: '' }, 'address', 'Please enter your delivery address'],
+    ['a short address', { address: 'Ikj' }, 'address', 'Please enter your full delivery address'],
+    ['a missing city', { city: ' ' }, 'city', 'Please enter your city'],
+    ['a missing state', { state: undefined }, 'state', 'Please choose your state'],
+    ['a state not in the list', { state: 'Abuja' }, 'state', 'Please choose your state'],
+    ['a state in the wrong case', { state: 'lagos' }, 'state', 'Please choose your state'],
+  ])('refuses %s with a message on the field', (_, change, field, message) => {
+    expect(messages({ ...ada, ...change })).toEqual([[field, message]]);
+  });
+
+  it('names every wrong field at once', () => {
+    expect(messages({}).map(([field]) => field)).toEqual(['name', 'email', 'phone', 'address', 'city', 'state']);
+  });
+});
+
+describe('placeOrderSchema', () => {
+  const order = {
+    idempotencyKey: 'checkout-2026-abcdef',
+    customer: ada,
+    lines: [{ productId: 'sony-playstation-5-slim', variant: 'Disc Edition', quantity: 1, price: 84_900_000 }],
+  };
+  const fields = (input: unknown) => {
+    const result = placeOrderSchema.safeParse(input);
+    return result.success ? [] : result.error.issues.map((i) => i.path.join('.'));
+  };
+  const withLine = (change: object) => ({ ...order, lines: [{ ...order.lines[0], ...change }] });
+
+  it('accepts an order, defaulting a missing variant to none, and drops fields it does not know', () => {
+    const parsed = placeOrderSchema.parse({ ...order, total: 1, lines: [{ productId: 'hisense-32-a4-hd', quantity: 2, price: 18_950_000, lineTotal: 1 }] });
+    expect(parsed.lines).toEqual([{ productId: 'hisense-32-a4-hd', variant: '', quantity: 2, price: 18_950_000 }]);
+    expect(parsed).not.toHaveProperty('total');
+  });
+
+  it.each([
+    [0, 'lines.0.quantity'],
+    [-1, 'lines.0.quantity'],
+    [2.5, 'lines.0.quantity'],
+    [100, 'lines.0.quantity'],
+    [1e9, 'lines.0.quantity'],
+    [Number.NaN, 'lines.0.quantity'],
+    ['3', 'lines.0.quantity'],
+  ])('refuses quantity %j', (quantity, field) => {
+    expect(fields(withLine({ quantity }))).toEqual([field]);
+  });
+
+  it('accepts quantities from 1 to 99', () => {
+    expect(fields(withLine({ quantity: 1 }))).toEqual([]);
+    expect(fields(withLine({ quantity: 99 }))).toEqual([]);
+  });
+
+  it.each([
+    [{ price: -1 }, 'lines.0.price'],
+    [{ price: 849_000.5 }, 'lines.0.price'],
+    [{ productId: 'Sony PS5' }, 'lines.0.productId'],
+    [{ productId: undefined }, 'lines.0.productId'],
+    [{ variant: 'x'.repeat(81) }, 'lines.0.variant'],
+  ])('refuses line %j', (change, field) => {
+    expect(fields(withLine(change))).toEqual([field]);
+  });
+
+  it('refuses the same product and variant twice, naming the repeated line', () => {
+    const twice = { ...order, lines: [order.lines[0], { ...order.lines[0], quantity: 2 }] };
+    expect(fields(twice)).toEqual(['lines.1']);
+    const otherVariant = { ...order, lines: [order.lines[0], { ...order.lines[0], variant: 'Digital Edition' }] };
+    expect(fields(otherVariant)).toEqual([]);
+  });
+
+  it.each([
+    [{ lines: [] }, 'lines'],
+    [{ lines: Array.from({ length: 51 }, (_, i) => ({ productId: `p-${i}`, quantity: 1, price: 1 })) }, 'lines'],
+    [{ lines: undefined }, 'lines'],
+    [{ idempotencyKey: undefined }, 'idempotencyKey'],
+    [{ idempotencyKey: 'short' }, 'idempotencyKey'],
+    [{ idempotencyKey: 'k'.repeat(129) }, 'idempotencyKey'],
+    [{ idempotencyKey: 'has spaces in the key' }, 'idempotencyKey'],
+    [{ customer: { ...ada, phone: '0603 123 4567' } }, 'customer.phone'],
+  ])('refuses %j', (change, field) => {
+    expect(fields({ ...order, ...change })).toEqual([field]);
+  });
+
+  it('lets the quote check lines without a customer or key', () => {
+    expect(quoteSchema.safeParse({ lines: order.lines }).success).toBe(true);
+  });
+});
+
+describe('orderLookupSchema', () => {
+  it('reads the order number in any case and the e-mail lower-cased', () => {
+    expect(orderLookupSchema.parse({ number: ' gts-7k3m9q2xwd ', email: 'Ada@Example.com' })).toEqual({ number: 'GTS-7K3M9Q2XWD', email: 'ada@example.com' });
+  });
+
+  it('asks for a missing order number first', () => {
+    const result = orderLookupSchema.safeParse({ number: ' ', email: 'ada@example.com' });
+    expect(result.error?.issues[0]).toMatchObject({ path: ['number'], message: 'Please enter your order number' });
+  });
+
+  it.each([
+    [{ number: '12345', email: 'ada@example.com' }, 'number', 'Order numbers look like GTS-7K3M9Q2XWD'],
+    [{ number: 'GTS-7K3M9Q2XWD', email: 'ada' }, 'email', 'Please enter a valid email address'],
+  ])('refuses %j on %s', (input, field, message) => {
+    const result = orderLookupSchema.safeParse(input);
+    expect(result.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([[field, message]]);
+  });
+});

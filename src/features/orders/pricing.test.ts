@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import type { OrderLineRequest } from './checkout.ts';
+import { priceOrder, SHIPPING_FEE, type PricingProduct } from './pricing.ts';
+
+const ps5: PricingProduct = {
+  id: 'sony-playstation-5-slim', name: 'Sony PlayStation 5 Slim', price: 84_900_000, image: '/images/products/sony-playstation-5-slim.svg',
+  variants: ['Disc Edition', 'Digital Edition'], stock: 3,
+};
+const tv: PricingProduct = { id: 'hisense-32-a4-hd', name: 'Hisense 32" A4 HD', price: 18_950_000, image: '/images/products/hisense-32-a4-hd.svg', variants: [], stock: 10 };
+const catalogue = new Map([ps5, tv].map((p) => [p.id, p]));
+
+const line = (product: PricingProduct, quantity = 1, variant = product.variants[0] ?? '', price = product.price): OrderLineRequest => ({
+  productId: product.id, variant, quantity, price,
+});
+
+describe('priceOrder', () => {
+  it('prices every line from the catalogue and adds the ₦1,500 shipping', () => {
+    const quote = priceOrder([line(ps5, 2), line(tv, 3)], catalogue);
+    expect(quote.ok).toBe(true);
+    expect(quote.lines.map((l) => [l.unitPrice, l.lineTotal, l.problem])).toEqual([
+      [84_900_000, 169_800_000, undefined],
+      [18_950_000, 56_850_000, undefined],
+    ]);
+    expect(SHIPPING_FEE).toBe(150_000);
+    expect(quote).toMatchObject({ subtotal: 226_650_000, shipping: 150_000, total: 226_800_000 });
+    expect(quote.lines[0]).toMatchObject({ name: ps5.name, image: ps5.image, variant: 'Disc Edition' });
+  });
+
+  it('counts stock across lines of the same product in different variants', () => {
+    const quote = priceOrder([line(ps5, 2, 'Disc Edition'), line(ps5, 2, 'Digital Edition')], catalogue);
+    expect(quote.ok).toBe(false);
+    expect(quote.lines.map((l) => l.available)).toEqual([3, 1]);
+    expect(quote.lines[0]!.problem).toBeUndefined();
+    expect(quote.lines[1]!.problem).toEqual({ kind: 'insufficient_stock', available: 1, message: 'Only 1 of Sony PlayStation 5 Slim left' });
+    expect(priceOrder([line(ps5, 2, 'Disc Edition'), line(ps5, 1, 'Digital Edition')], catalogue).ok).toBe(true);
+  });
+
+  it('says sold out when none are left', () => {
+    const soldOut = new Map([[ps5.id, { ...ps5, stock: 0 }]]);
+    expect(priceOrder([line(ps5)], soldOut).lines[0]!.problem).toEqual({
+      kind: 'insufficient_stock', available: 0, message: 'Sony PlayStation 5 Slim is sold out',
+    });
+  });
+
+  it('reports a price that changed, charging only the live price', () => {
+    const quote = priceOrder([line(ps5, 1, 'Disc Edition', 79_900_000)], catalogue);
+    expect(quote.ok).toBe(false);
+    expect(quote.lines[0]).toMatchObject({
+      unitPrice: 84_900_000,
+      problem: { kind: 'price_changed', price: 84_900_000, message: 'Sony PlayStation 5 Slim now costs ₦849,000 (was ₦799,000)' },
+    });
+    expect(quote.subtotal).toBe(84_900_000);
+  });
+
+  it.each([
+    ['a variant the product does not come in', line(ps5, 1, 'Blu-ray Edition'), 'Sony PlayStation 5 Slim does not come in "Blu-ray Edition"'],
+    ['no variant for a product that needs one', line(ps5, 1, ''), 'Sony PlayStation 5 Slim does not come in ""'],
+    ['a variant for a product that has none', line(tv, 1, 'Wall mount'), 'Hisense 32" A4 HD does not come in "Wall mount"'],
+  ])('refuses %s', (_, request, message) => {
+    expect(priceOrder([request], catalogue).lines[0]!.problem).toEqual({ kind: 'unknown_variant', message });
+  });
+
+  it('refuses an unknown product without pricing it', () => {
+    const quote = priceOrder([line(tv), { productId: 'nokia-3310', variant: '', quantity: 1, price: 100 }], catalogue);
+    expect(quote.ok).toBe(false);
+    expect(quote.lines[1]).toMatchObject({ unitPrice: 0, lineTotal: 0, problem: { kind: 'unavailable', message: 'This product is no longer sold' } });
+    expect(quote.subtotal).toBe(tv.price);
+  });
+
+  it('puts stock before price: a line that is short and repriced reports the stock', () => {
+    const quote = priceOrder([line(ps5, 5, 'Disc Edition', 1)], catalogue);
+    expect(quote.lines[0]!.problem?.kind).toBe('insufficient_stock');
+  });
+});
