@@ -130,6 +130,8 @@ export const orderEvents = sqliteTable(
  * message is never lost or sent for a change that did not happen; delivered
  * afterwards by the provider adapter (functions/email/).
  */
+export const EMAIL_STATUSES = ['pending', 'sending', 'sent', 'failed', 'held'] as const;
+
 export const emailOutbox = sqliteTable(
   'email_outbox',
   {
@@ -139,14 +141,19 @@ export const emailOutbox = sqliteTable(
     subject: text('subject').notNull(),
     text: text('text').notNull(),
     html: text('html').notNull(),
-    /** pending → sent; failed after too many attempts; held when no provider is configured. */
-    status: text('status', { enum: ['pending', 'sent', 'failed', 'held'] }).notNull().default('pending'),
+    /**
+     * pending → sending (claimed by one delivery run) → sent; back to pending after an
+     * error; failed after too many attempts; held when no provider is configured.
+     */
+    status: text('status', { enum: EMAIL_STATUSES }).notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
     createdAt: timestamps.createdAt,
     sentAt: integer('sent_at', { mode: 'timestamp' }),
+    /** Not before this time: the back-off after an error, or the end of a delivery run's claim. */
+    nextAttemptAt: integer('next_attempt_at', { mode: 'timestamp' }),
   },
-  (t) => [index('email_outbox_status_idx').on(t.status)],
+  (t) => [index('email_outbox_status_idx').on(t.status, t.nextAttemptAt)],
 );
 
 export type OrderRow = typeof orders.$inferSelect;

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { emailOutbox, orders } from '../db/schema.ts';
 import type { Config } from '../env.ts';
@@ -33,6 +33,7 @@ export function queueEmailIfTransition(db: Db, message: EmailMessage, orderId: s
         lastError: sql`NULL`.as('last_error'),
         createdAt: sql`(unixepoch())`.as('created_at'),
         sentAt: sql`NULL`.as('sent_at'),
+        nextAttemptAt: sql`NULL`.as('next_attempt_at'),
       })
       .from(orders)
       .where(and(eq(orders.id, orderId), eq(orders.lastTransitionId, transitionId))),
@@ -49,47 +50,71 @@ export interface DeliveryReport {
   failed: number;
 }
 
+/** How long one delivery run holds a claimed e-mail; a run that died is retried after it. */
+const CLAIM_SECONDS = 300;
+/** Waits after the 1st, 2nd, 3rd… failed attempt: a provider outage does not burn every attempt at once. */
+const BACKOFF_SECONDS = [60, 300, 1800, 7200];
+
+const due = (now: Date) =>
+  or(
+    and(eq(emailOutbox.status, 'pending'), or(isNull(emailOutbox.nextAttemptAt), lte(emailOutbox.nextAttemptAt, now))),
+    and(eq(emailOutbox.status, 'sending'), lte(emailOutbox.nextAttemptAt, now)),
+  );
+
 /**
  * Sends queued e-mails through the configured HTTP e-mail API (Resend-compatible
  * JSON). With no provider configured the messages are logged and kept in the
  * outbox as 'held', which is what local runs do.
  */
-export async function deliverPendingEmails(db: Db, config: Config, send: Fetcher = (r) => fetch(r), limit = 20): Promise<DeliveryReport> {
+export async function deliverPendingEmails(
+  db: Db,
+  config: Config,
+  send: Fetcher = (r) => fetch(r),
+  { now = new Date(), limit = 20 }: { now?: Date; limit?: number } = {},
+): Promise<DeliveryReport> {
   const report: DeliveryReport = { sent: 0, held: 0, retrying: 0, failed: 0 };
-  const pending = await db
-    .select()
-    .from(emailOutbox)
-    .where(eq(emailOutbox.status, 'pending'))
-    .orderBy(asc(emailOutbox.id))
-    .limit(limit);
+  const queued = await db.select().from(emailOutbox).where(due(now)).orderBy(asc(emailOutbox.id)).limit(limit);
+  const later = (seconds: number) => new Date(now.getTime() + seconds * 1000);
 
-  for (const email of pending) {
+  for (const email of queued) {
     if (!config.EMAIL_API_URL) {
-      console.log(`E-mail kept in the outbox (no EMAIL_API_URL): #${email.id} to ${email.recipient}: ${email.subject}\n${email.text}`);
-      await db.update(emailOutbox).set({ status: 'held' }).where(eq(emailOutbox.id, email.id));
-      report.held++;
+      const held = await db
+        .update(emailOutbox)
+        .set({ status: 'held' })
+        .where(and(eq(emailOutbox.id, email.id), eq(emailOutbox.status, 'pending')))
+        .returning({ id: emailOutbox.id });
+      if (held.length) {
+        console.log(`E-mail kept in the outbox (no EMAIL_API_URL): #${email.id} to ${email.recipient}: ${email.subject}\n${email.text}`);
+        report.held++;
+      }
       continue;
     }
-    // Claim the row first, so two deliveries running at once never send it twice.
+    // Claim the row (status 'sending' until a deadline), so two runs at once never send it twice.
     const claimed = await db
       .update(emailOutbox)
-      .set({ attempts: email.attempts + 1 })
-      .where(and(eq(emailOutbox.id, email.id), eq(emailOutbox.status, 'pending'), eq(emailOutbox.attempts, email.attempts)))
+      .set({ status: 'sending', attempts: email.attempts + 1, nextAttemptAt: later(CLAIM_SECONDS) })
+      .where(and(eq(emailOutbox.id, email.id), eq(emailOutbox.attempts, email.attempts), due(now)))
       .returning({ id: emailOutbox.id });
     if (!claimed.length) continue;
 
     const error = await postEmail(config, email, send);
+    const attempts = email.attempts + 1;
     if (!error) {
-      await db.update(emailOutbox).set({ status: 'sent', sentAt: new Date(), lastError: null }).where(eq(emailOutbox.id, email.id));
-      report.sent++;
-    } else {
-      const failed = email.attempts + 1 >= MAX_EMAIL_ATTEMPTS;
       await db
         .update(emailOutbox)
-        .set({ status: failed ? 'failed' : 'pending', lastError: error.slice(0, 500) })
+        .set({ status: 'sent', sentAt: now, lastError: null, nextAttemptAt: null })
         .where(eq(emailOutbox.id, email.id));
-      if (failed) report.failed++;
-      else report.retrying++;
+      report.sent++;
+    } else if (attempts >= MAX_EMAIL_ATTEMPTS) {
+      await db.update(emailOutbox).set({ status: 'failed', lastError: error.slice(0, 500), nextAttemptAt: null }).where(eq(emailOutbox.id, email.id));
+      report.failed++;
+    } else {
+      const wait = BACKOFF_SECONDS[Math.min(attempts, BACKOFF_SECONDS.length) - 1]!;
+      await db
+        .update(emailOutbox)
+        .set({ status: 'pending', lastError: error.slice(0, 500), nextAttemptAt: later(wait) })
+        .where(eq(emailOutbox.id, email.id));
+      report.retrying++;
     }
   }
   return report;

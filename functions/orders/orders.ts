@@ -19,6 +19,15 @@ import { ApiError, type FieldIssue } from '../lib/errors.ts';
 
 const HOUR_MS = 3_600_000;
 
+/** D1 binds at most 100 parameters per statement; an order line takes 8. */
+const LINES_PER_INSERT = 12;
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
 /** Live rows for the products an order names (archived ones count as missing). */
 export async function loadPricingProducts(db: Db, ids: readonly string[]): Promise<Map<string, PricingProduct>> {
   if (!ids.length) return new Map();
@@ -127,7 +136,7 @@ export async function placeOrder(db: Db, config: Config, request: PlaceOrder, no
           })
           .where(eq(products.id, line.productId)),
       ),
-      db.insert(orderLines).values(lineRows.map(({ id: _, ...line }) => line)),
+      ...chunks(lineRows.map(({ id: _, ...line }) => line), LINES_PER_INSERT).map((rows) => db.insert(orderLines).values(rows)),
       db.insert(orderEvents).values({ orderId: id, fromStatus: null, toStatus: row.status, actor: 'customer', createdAt: now }),
       queueEmail(db, orderConfirmationEmail(view, bankAccount(config), config.SITE_URL), id),
     ]);

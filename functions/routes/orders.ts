@@ -44,9 +44,19 @@ export const ordersRoute = createRouter()
   })
   // 'I Have Made Payment': only the browser holding the order's access token may report it.
   .post('/:number/payment-report', validate('param', orderNumberParam), async (c) => {
-    const token = bearerToken(c);
-    const order = await findOrderForToken(c.var.db, c.var.config, c.req.valid('param').number, token);
+    const order = await findOrderForToken(c.var.db, c.var.config, c.req.valid('param').number, bearerToken(c));
+    // A retry after a lost answer is not an error: the report is already recorded.
+    if (order.status === 'payment_reported') return c.json({ order: await loadOrderView(c.var.db, c.var.config, order) }, 200, PRIVATE);
     const moved = await changeOrderStatus(c.var.db, c.var.config, order, 'report_payment', 'customer');
+    deliverEmailsLater(c);
+    return c.json({ order: await loadOrderView(c.var.db, c.var.config, moved) }, 200, PRIVATE);
+  })
+  // The shopper drops an order they have not paid for (the checkout does this when a changed
+  // cart replaces it), so its stock goes back on sale at once instead of after the hold time.
+  .post('/:number/cancel', validate('param', orderNumberParam), async (c) => {
+    const order = await findOrderForToken(c.var.db, c.var.config, c.req.valid('param').number, bearerToken(c));
+    if (order.status === 'cancelled') return c.json({ order: await loadOrderView(c.var.db, c.var.config, order) }, 200, PRIVATE);
+    const moved = await changeOrderStatus(c.var.db, c.var.config, order, 'cancel', 'customer', { note: 'Cancelled by the shopper' });
     deliverEmailsLater(c);
     return c.json({ order: await loadOrderView(c.var.db, c.var.config, moved) }, 200, PRIVATE);
   });

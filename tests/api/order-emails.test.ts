@@ -100,18 +100,23 @@ describe('the e-mail outbox', () => {
     const order = await orderFor('retry@example.com');
     const { send, requests } = provider(500);
 
+    // Each retry waits longer (1 min, 5 min, 30 min, 2 h): a run before the wait is over sends nothing.
+    let now = Math.floor(Date.now() / 1000) * 1000;
     for (let attempt = 1; attempt < MAX_EMAIL_ATTEMPTS; attempt++) {
-      expect(await deliverPendingEmails(db, withProvider, send)).toMatchObject({ sent: 0, retrying: 1, failed: 0 });
-      expect(await emailsOf(order.number)).toEqual([
-        expect.objectContaining({ status: 'pending', attempts: attempt, lastError: 'HTTP 500: provider is down' }),
-      ]);
+      expect(await deliverPendingEmails(db, withProvider, send, { now: new Date(now) })).toMatchObject({ sent: 0, retrying: 1, failed: 0 });
+      const [email] = await emailsOf(order.number);
+      expect(email).toMatchObject({ status: 'pending', attempts: attempt, lastError: 'HTTP 500: provider is down' });
+      const wait = email!.nextAttemptAt! * 1000 - now;
+      expect(wait).toBe([60, 300, 1800, 7200][attempt - 1]! * 1000);
+      expect(await deliverPendingEmails(db, withProvider, send, { now: new Date(now + wait - 1000) })).toMatchObject({ retrying: 0 });
+      now += wait;
     }
-    expect(await deliverPendingEmails(db, withProvider, send)).toMatchObject({ retrying: 0, failed: 1 });
+    expect(await deliverPendingEmails(db, withProvider, send, { now: new Date(now) })).toMatchObject({ retrying: 0, failed: 1 });
     expect(await emailsOf(order.number)).toEqual([expect.objectContaining({ status: 'failed', attempts: MAX_EMAIL_ATTEMPTS })]);
     expect(requests).toHaveLength(MAX_EMAIL_ATTEMPTS);
 
     // A failed e-mail is left for a person: later runs do not send it again.
-    await deliverPendingEmails(db, withProvider, send);
+    await deliverPendingEmails(db, withProvider, send, { now: new Date(now + 86_400_000) });
     expect(requests).toHaveLength(MAX_EMAIL_ATTEMPTS);
   });
 
@@ -124,9 +129,9 @@ describe('the e-mail outbox', () => {
     expect(await emailsOf(order.number)).toEqual([
       expect.objectContaining({ status: 'pending', attempts: 1, lastError: 'Network connection lost.' }),
     ]);
-    // The next run delivers it.
+    // The next run after the back-off delivers it.
     const { send } = provider(200);
-    await deliverPendingEmails(db, withProvider, send);
+    await deliverPendingEmails(db, withProvider, send, { now: new Date(Date.now() + 61_000) });
     expect(await emailsOf(order.number)).toEqual([expect.objectContaining({ status: 'sent', attempts: 2, lastError: null })]);
   });
 
@@ -138,5 +143,21 @@ describe('the e-mail outbox', () => {
     const recipients = await Promise.all(requests.map(async (r) => (await r.clone().json<{ to: string[] }>()).to[0]));
     expect(recipients.sort()).toEqual(['twice-a@example.com', 'twice-b@example.com', 'twice-c@example.com']);
     for (const order of orders) expect(await emailsOf(order.number)).toEqual([expect.objectContaining({ status: 'sent', attempts: 1 })]);
+  });
+
+  it('hands an e-mail claimed by a delivery run that died to a later run once the claim runs out', async () => {
+    const order = await orderFor('crashed@example.com');
+    const [email] = await emailsOf(order.number);
+    const now = Date.now();
+    // A run claimed it and never finished.
+    await env.DB.prepare("update email_outbox set status = 'sending', attempts = 1, next_attempt_at = ? where id = ?")
+      .bind(Math.floor(now / 1000) + 300, email!.id)
+      .run();
+    const { send, requests } = provider(200);
+    await deliverPendingEmails(db, withProvider, send, { now: new Date(now) });
+    expect(requests).toHaveLength(0);
+    await deliverPendingEmails(db, withProvider, send, { now: new Date(now + 301_000) });
+    expect(requests).toHaveLength(1);
+    expect(await emailsOf(order.number)).toEqual([expect.objectContaining({ status: 'sent', attempts: 2 })]);
   });
 });

@@ -32,6 +32,34 @@ async function snapshot(number: string, productId: string) {
   return { status: (await orderRow(number)).status, events: await eventsOf(number), emails: (await emailsOf(number)).length, stock: await stockOf(productId) };
 }
 
+const cancel = (number: string, token?: string) =>
+  postJson(`/orders/${number}/cancel`, {}, token === undefined ? {} : { authorization: `Bearer ${token}` });
+
+describe('POST /api/orders/:number/cancel', () => {
+  it('lets the browser holding the token cancel an unpaid order, giving its stock back once', async () => {
+    const id = 'samsung-25w-usb-c-charger';
+    const stock = await stockOf(id);
+    const { order, accessToken } = await placeOrder({ lines: [await line(id, 2)] });
+    expect(await stockOf(id)).toBe(stock - 2);
+    const response = await cancel(order.number, accessToken);
+    expect(response.status).toBe(200);
+    expect((await response.json<{ order: OrderView }>()).order).toMatchObject({ status: 'cancelled', payment: null });
+    expect(await stockOf(id)).toBe(stock);
+    expect((await cancel(order.number, accessToken)).status).toBe(200);
+    expect(await stockOf(id)).toBe(stock);
+    expect((await eventsOf(order.number)).at(-1)).toEqual({ from: 'awaiting_payment', to: 'cancelled', actor: 'customer' });
+  });
+
+  it("refuses another order's token (404) and a shopper cancelling after reporting payment (403)", async () => {
+    const [mine, theirs] = [await placeOrder(), await placeOrder()];
+    expect((await cancel(mine.order.number, theirs.accessToken)).status).toBe(404);
+    expect((await reportPayment(mine.order.number, mine.accessToken)).status).toBe(200);
+    const late = await cancel(mine.order.number, mine.accessToken);
+    expect(late.status).toBe(403);
+    expect((await orderRow(mine.order.number)).status).toBe('payment_reported');
+  });
+});
+
 describe('POST /api/orders/:number/payment-report', () => {
   it('moves the order to payment_reported for the browser holding its token', async () => {
     const { order, accessToken } = await placeOrder();
@@ -66,13 +94,23 @@ describe('POST /api/orders/:number/payment-report', () => {
     expect((await orderRow(order.number)).status).toBe('awaiting_payment');
   });
 
-  it('refuses a second report with 409 illegal_transition', async () => {
+  it('answers a repeated report (a retry after a lost answer) with the same order, recording it once', async () => {
     const { order, accessToken } = await placeOrder();
     expect((await reportPayment(order.number, accessToken)).status).toBe(200);
     const again = await reportPayment(order.number, accessToken);
-    expect(again.status).toBe(409);
-    expect((await again.json<ErrorJson>()).error.code).toBe('illegal_transition');
+    expect(again.status).toBe(200);
+    expect((await again.json<{ order: OrderView }>()).order.status).toBe('payment_reported');
     expect(await eventsOf(order.number)).toHaveLength(2);
+    expect(await emailsOf(order.number)).toHaveLength(2);
+  });
+
+  it('refuses a report once the order has moved past it, with 409 illegal_transition', async () => {
+    const { order, accessToken } = await placeOrder();
+    await move(order.number, 'confirm_payment', 'admin');
+    const late = await reportPayment(order.number, accessToken);
+    expect(late.status).toBe(409);
+    expect((await late.json<ErrorJson>()).error.code).toBe('illegal_transition');
+    expect((await orderRow(order.number)).status).toBe('paid');
   });
 
   it('answers an unknown number with 404 and a malformed one with 400', async () => {

@@ -95,10 +95,14 @@ export async function eventsOf(number: string) {
 /** The e-mails queued for the order, oldest first. */
 export async function emailsOf(number: string) {
   const { results } = await env.DB.prepare(
-    'select id, recipient, subject, text, html, status, attempts, last_error as lastError from email_outbox where order_id = (select id from orders where number = ?) order by id',
+    'select id, recipient, subject, text, html, status, attempts, last_error as lastError, next_attempt_at as nextAttemptAt from email_outbox where order_id = (select id from orders where number = ?) order by id',
   )
     .bind(number)
-    .all<{ id: number; recipient: string; subject: string; text: string; html: string; status: string; attempts: number; lastError: string | null }>();
+    .all<{
+      id: number; recipient: string; subject: string; text: string; html: string; status: string; attempts: number; lastError: string | null;
+      /** Unix seconds. */
+      nextAttemptAt: number | null;
+    }>();
   return results;
 }
 

@@ -88,7 +88,8 @@ export function statusBadge(status: OrderStatus): { label: string; tone: StatusT
       return { label: 'Processing', tone: 'yellow', detail: statusText(status, { capital: true }) };
     case 'cancelled':
       return { label: 'Cancelled', tone: 'red', detail: 'Cancelled' };
-    default:
+    case 'expired':
+      // The spec's "anything else": grey.
       return { label: 'Expired', tone: 'grey', detail: 'Expired unpaid; the items went back on sale' };
   }
 }
