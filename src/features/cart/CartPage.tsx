@@ -38,7 +38,7 @@ export default function CartPage() {
     if (!hydrated || items.length === 0) return;
     const controller = new AbortController();
     const timer = setTimeout(() => {
-      quoteCart(items.map((i) => ({ productId: i.id, variant: i.variant, quantity: i.quantity, price: i.price })))
+      quoteCart(items)
         .then((quote) => {
           if (!controller.signal.aborted) applyQuote(items, quote);
         })

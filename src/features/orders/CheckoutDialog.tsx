@@ -4,9 +4,9 @@ import { formatNaira } from '../../lib/money.ts';
 import { clearCart } from '../cart/cart-store.ts';
 import type { CartItem } from '../cart/cart.ts';
 import { notify } from '../toast/notify.ts';
-import { OrderApiError, placeOrder, reportPayment } from './api-client.ts';
+import { cancelOrder, OrderApiError, orderLinesFromCart, placeOrder, reportPayment } from './api-client.ts';
 import { customerSchema, type CustomerField, type CustomerInput } from './checkout.ts';
-import { finishCheckoutAttempt, idempotencyKeyFor, rememberOrder } from './checkout-store.ts';
+import { checkoutAttempt, finishCheckoutAttempt, recordPlacedOrder, rememberOrder } from './checkout-store.ts';
 import { NIGERIAN_STATES } from './nigeria.ts';
 import { formatLagosTime } from '../../lib/time.ts';
 import { BankTransferDetails, OrderTotals } from './OrderParts.tsx';
@@ -51,6 +51,8 @@ export default function CheckoutDialog({ open, items, onClose, onCartOutdated }:
   const [problem, setProblem] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
   const [placed, setPlaced] = useState<PlacedOrder | null>(null);
+  /** The number of an earlier unpaid order this one replaced (and cancelled). */
+  const [replaced, setReplaced] = useState<string | null>(null);
   const titleId = useId();
   const formRef = useRef<HTMLFormElement>(null);
   // Bumped when a submit finds errors: after React renders them, the first invalid field gets focus.
@@ -67,26 +69,38 @@ export default function CheckoutDialog({ open, items, onClose, onCartOutdated }:
     if (!open && dialog.open) dialog.close();
   }, [open]);
 
+  // Answers that arrive after the dialog was closed belong to a checkout that no longer exists.
+  const generation = useRef(0);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+
+  // Each new step is announced by moving focus to its heading (the button that led there is gone).
+  useEffect(() => {
+    if (open && step !== 'details') headingRef.current?.focus();
+  }, [open, step]);
+
+  /** After 'I Have Made Payment' (or finding it already made): the cart and this attempt are done. */
+  const finishOrder = () => {
+    clearCart();
+    finishCheckoutAttempt();
+    setDetails(EMPTY);
+  };
+
   // Closing by any means (Close, Escape, the timer) resets the dialog to the details step.
-  const reset = () => {
+  const close = () => {
+    generation.current++;
+    if (step === 'success') finishOrder();
     setStep('details');
     setProblem([]);
+    setErrors({});
     setBusy(false);
     setPlaced(null);
-  };
-  const close = () => {
-    reset();
+    setReplaced(null);
     onClose();
   };
 
   useEffect(() => {
     if (step !== 'success') return;
-    const timer = setTimeout(() => {
-      clearCart();
-      finishCheckoutAttempt();
-      setDetails(EMPTY);
-      close();
-    }, SUCCESS_CLOSE_MS);
+    const timer = setTimeout(close, SUCCESS_CLOSE_MS);
     return () => clearTimeout(timer);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- runs once per success step
   }, [step]);
@@ -110,34 +124,50 @@ export default function CheckoutDialog({ open, items, onClose, onCartOutdated }:
       setInvalidSubmits((n) => n + 1);
       return;
     }
-    const lines = items.map((i) => ({ productId: i.id, variant: i.variant, quantity: i.quantity, price: i.price }));
+    const lines = orderLinesFromCart(items);
     const fingerprint = JSON.stringify({ lines, customer: details });
+    const mine = generation.current;
     setBusy(true);
     try {
-      let order = await placeOrder({ idempotencyKey: idempotencyKeyFor(fingerprint), customer: details, lines });
-      if (order.order.status !== 'awaiting_payment') {
-        // The same cart and details placed an order before that is no longer payable (it expired): start a new one.
+      let attempt = checkoutAttempt(fingerprint);
+      let result = await placeOrder({ idempotencyKey: attempt.key, customer: details, lines });
+      if (result.order.status === 'expired' || result.order.status === 'cancelled') {
+        // This cart and these details made an order before that can no longer be paid: start a new one.
         finishCheckoutAttempt();
-        order = await placeOrder({ idempotencyKey: idempotencyKeyFor(fingerprint), customer: details, lines });
+        attempt = checkoutAttempt(fingerprint);
+        result = await placeOrder({ idempotencyKey: attempt.key, customer: details, lines });
       }
-      setPlaced(order);
-      rememberOrder(order.order.number, order.order.customer.email);
-      setStep('payment');
+      recordPlacedOrder({ number: result.order.number, accessToken: result.accessToken });
+      rememberOrder(result.order.number, result.order.customer.email);
+      // An earlier order from this browser with another cart or details is superseded: give its stock back.
+      const superseded = attempt.replaces;
+      if (superseded && superseded.number !== result.order.number) {
+        cancelOrder(superseded.number, superseded.accessToken).then(
+          () => generation.current === mine && setReplaced(superseded.number),
+          () => undefined, // already paid for, reported or gone: nothing to give back
+        );
+      }
+      if (generation.current !== mine) return;
+      setPlaced(result);
+      // Already reported as paid (the dialog was closed on the success step before the cart cleared).
+      setStep(result.order.status === 'awaiting_payment' ? 'payment' : 'success');
     } catch (error) {
-      showOrderError(error);
+      if (generation.current === mine) showOrderError(error);
     } finally {
-      setBusy(false);
+      if (generation.current === mine) setBusy(false);
     }
   };
 
   const showOrderError = (error: unknown) => {
-    if (error instanceof OrderApiError && (error.code === 'out_of_stock' || error.code === 'price_changed')) {
+    // The spec's toast for every failure; a sold-out or changed item also gets its own message.
+    notify('error', ORDER_FAILED);
+    if (!(error instanceof OrderApiError)) return;
+    if (error.code === 'out_of_stock' || error.code === 'price_changed') {
       setProblem(error.issues.length ? error.issues.map((i) => i.message) : [error.message]);
-      notify('warning', error.code === 'out_of_stock' ? 'Some items are no longer in stock.' : 'Some prices have changed. Please check your cart.');
       onCartOutdated();
       return;
     }
-    if (error instanceof OrderApiError && error.status === 400) {
+    if (error.status === 400) {
       const fieldErrors: Partial<Record<CustomerField, string>> = {};
       const other: string[] = [];
       for (const issue of error.issues) {
@@ -152,20 +182,21 @@ export default function CheckoutDialog({ open, items, onClose, onCartOutdated }:
         onCartOutdated();
       }
     }
-    if (error instanceof OrderApiError && error.code === 'idempotency_key_reused') finishCheckoutAttempt();
-    notify('error', ORDER_FAILED);
+    if (error.code === 'idempotency_key_reused') finishCheckoutAttempt();
   };
 
   const reportPaid = async () => {
     if (!placed) return;
+    const mine = generation.current;
     setBusy(true);
     try {
       await reportPayment(placed.order.number, placed.accessToken);
-      setStep('success');
+      if (generation.current === mine) setStep('success');
     } catch (error) {
+      if (generation.current !== mine) return;
       notify('error', error instanceof OrderApiError && error.code !== 'network' ? error.message : 'We could not record your payment. Please try again.');
     } finally {
-      setBusy(false);
+      if (generation.current === mine) setBusy(false);
     }
   };
 
@@ -173,7 +204,7 @@ export default function CheckoutDialog({ open, items, onClose, onCartOutdated }:
   return (
     <dialog ref={dialogRef} className="checkout" aria-labelledby={titleId} onClose={() => open && close()}>
       <div className="checkout__head">
-        <h2 id={titleId}>
+        <h2 id={titleId} ref={headingRef} tabIndex={-1}>
           {step === 'details' ? 'Checkout' : step === 'payment' ? 'Pay by bank transfer' : 'Payment noted'}
         </h2>
         <button type="button" className="icon-btn" onClick={close} aria-label="Close checkout">
@@ -240,6 +271,11 @@ export default function CheckoutDialog({ open, items, onClose, onCartOutdated }:
             Order <strong>{order.number}</strong> is placed. Transfer <strong>{formatNaira(order.total)}</strong> to
             the account below and use your order number as the reference.
           </p>
+          {replaced && (
+            <p className="checkout__replaced" role="status">
+              This order replaces your earlier order {replaced}, which we have cancelled. Pay for this one only.
+            </p>
+          )}
           <BankTransferDetails payment={order.payment} />
           <OrderTotals subtotal={order.subtotal} shipping={order.shipping} total={order.total} />
           <p className="muted">

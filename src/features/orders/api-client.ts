@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { CartItem } from '../cart/cart.ts';
 import type { OrderLineRequest, PlaceOrderRequest } from './checkout.ts';
 import { orderViewSchema, placedOrderSchema, type OrderView, type PlacedOrder } from './order-view.ts';
 
@@ -66,7 +67,8 @@ const quotedLineSchema = z.object({
     .optional(),
 });
 
-const quoteSchema = z.object({
+/** The answer of POST /api/orders/quote (the Worker's `Quote`, see pricing.ts). */
+const cartQuoteSchema = z.object({
   lines: z.array(quotedLineSchema),
   subtotal: z.number().int(),
   shipping: z.number().int(),
@@ -74,11 +76,16 @@ const quoteSchema = z.object({
   ok: z.boolean(),
 });
 
-export type CartQuote = z.infer<typeof quoteSchema>;
+export type CartQuote = z.infer<typeof cartQuoteSchema>;
 export type QuotedLine = z.infer<typeof quotedLineSchema>;
 
-export function quoteCart(lines: OrderLineRequest[]): Promise<CartQuote> {
-  return post('/quote', { lines }, quoteSchema);
+/** The cart's lines as the order API takes them; the price is what the shopper saw, for comparison only. */
+export function orderLinesFromCart(items: readonly CartItem[]): OrderLineRequest[] {
+  return items.map((i) => ({ productId: i.id, variant: i.variant, quantity: i.quantity, price: i.price }));
+}
+
+export function quoteCart(items: readonly CartItem[]): Promise<CartQuote> {
+  return post('/quote', { lines: orderLinesFromCart(items) }, cartQuoteSchema);
 }
 
 export function placeOrder(request: PlaceOrderRequest): Promise<PlacedOrder> {
@@ -89,6 +96,13 @@ const orderAnswer = z.object({ order: orderViewSchema });
 
 export async function reportPayment(number: string, accessToken: string): Promise<OrderView> {
   const { order } = await post(`/${encodeURIComponent(number)}/payment-report`, {}, orderAnswer, {
+    authorization: `Bearer ${accessToken}`,
+  });
+  return order;
+}
+
+export async function cancelOrder(number: string, accessToken: string): Promise<OrderView> {
+  const { order } = await post(`/${encodeURIComponent(number)}/cancel`, {}, orderAnswer, {
     authorization: `Bearer ${accessToken}`,
   });
   return order;

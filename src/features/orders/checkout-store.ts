@@ -8,20 +8,36 @@ import { z } from 'zod';
  * placed here, which the tracking page offers.
  */
 
-const attemptSchema = z.object({ key: z.string(), fingerprint: z.string() }).nullable().catch(null);
+const placedSchema = z.object({ number: z.string(), accessToken: z.string() });
+type PlacedRef = z.infer<typeof placedSchema>;
+
+const attemptSchema = z
+  .object({ key: z.string(), fingerprint: z.string(), order: placedSchema.optional() })
+  .nullable()
+  .catch(null);
 
 const $attempt = persistentAtom<z.infer<typeof attemptSchema>>('checkoutAttempt', null, {
   encode: JSON.stringify,
   decode: (raw) => attemptSchema.parse(safeJson(raw)),
 });
 
-/** The key for this cart and these details: the same until either changes or the order is done. */
-export function idempotencyKeyFor(fingerprint: string): string {
+/**
+ * The key for this cart and these details: the same until either changes or the order
+ * is done. `replaces` is the order an earlier attempt placed with a different cart or
+ * details, which the new order supersedes.
+ */
+export function checkoutAttempt(fingerprint: string): { key: string; replaces?: PlacedRef } {
   const current = $attempt.get();
-  if (current?.fingerprint === fingerprint) return current.key;
+  if (current?.fingerprint === fingerprint) return { key: current.key };
   const key = crypto.randomUUID();
   $attempt.set({ key, fingerprint });
-  return key;
+  return { key, replaces: current?.order };
+}
+
+/** Remembers the order this attempt placed, and the token that lets this browser act on it. */
+export function recordPlacedOrder(order: PlacedRef) {
+  const current = $attempt.get();
+  if (current) $attempt.set({ ...current, order });
 }
 
 /** The attempt is finished (paid, or its order is no longer payable): the next checkout is a new order. */
