@@ -2,6 +2,7 @@ import { env } from 'cloudflare:workers';
 import { expect } from 'vitest';
 import type { PlaceOrderRequest } from '../../src/features/orders/checkout.ts';
 import type { PlacedOrder } from '../../src/features/orders/order-view.ts';
+import { ADA } from '../fixtures/shopper.ts';
 import { postJson } from './client.ts';
 
 /** Seeded facts (src/data/products/consoles.json): ₦849,000, 19 in stock. */
@@ -9,14 +10,7 @@ export const PS5 = { id: 'sony-playstation-5-slim', price: 84_900_000, variant: 
 
 export const SHIPPING = 150_000;
 
-export const customer = {
-  name: 'Ada Obi',
-  email: 'ada.obi@example.com',
-  phone: '0803 123 4567',
-  address: '12 Allen Avenue, Ikeja',
-  city: 'Ikeja',
-  state: 'Lagos',
-} as const;
+export const customer = ADA;
 
 /** A fresh idempotency key, as the browser makes one per checkout attempt. */
 export const newKey = () => `key-${crypto.randomUUID()}`;

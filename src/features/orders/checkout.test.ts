@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { ADA } from '../../../tests/fixtures/shopper.ts';
 import { customerSchema, orderLookupSchema, placeOrderSchema, quoteSchema, type CustomerInput } from './checkout.ts';
 
-const ada: CustomerInput = {
-  name: 'Ada Obi',
-  email: 'ada.obi@example.com',
-  phone: '0803 123 4567',
-  address: '12 Allen Avenue, Ikeja',
-  city: 'Ikeja',
-  state: 'Lagos',
-};
+const ada: CustomerInput = { ...ADA };
 
 /** Each [field, message] the checkout dialog shows for `input`. */
 function messages(input: unknown): [string, string][] {
