@@ -141,12 +141,3 @@ async function postEmail(
     return err instanceof Error ? err.message : String(err);
   }
 }
-
-/** Counts by status, for tests and the bench. */
-export async function outboxCounts(db: Db) {
-  return db
-    .select({ status: emailOutbox.status, count: sql<number>`count(*)` })
-    .from(emailOutbox)
-    .groupBy(emailOutbox.status);
-}
-

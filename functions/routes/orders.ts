@@ -43,20 +43,21 @@ export const ordersRoute = createRouter()
     return c.json({ order: await loadOrderView(c.var.db, c.var.config, order) }, 200, PRIVATE);
   })
   // 'I Have Made Payment': only the browser holding the order's access token may report it.
-  .post('/:number/payment-report', validate('param', orderNumberParam), async (c) => {
-    const order = await findOrderForToken(c.var.db, c.var.config, c.req.valid('param').number, bearerToken(c));
-    // A retry after a lost answer is not an error: the report is already recorded.
-    if (order.status === 'payment_reported') return c.json({ order: await loadOrderView(c.var.db, c.var.config, order) }, 200, PRIVATE);
-    const moved = await changeOrderStatus(c.var.db, c.var.config, order, 'report_payment', 'customer');
-    deliverEmailsLater(c);
-    return c.json({ order: await loadOrderView(c.var.db, c.var.config, moved) }, 200, PRIVATE);
-  })
+  .post('/:number/payment-report', validate('param', orderNumberParam), (c) => moveForShopper(c, c.req.valid('param').number, 'report_payment'))
   // The shopper drops an order they have not paid for (the checkout does this when a changed
   // cart replaces it), so its stock goes back on sale at once instead of after the hold time.
-  .post('/:number/cancel', validate('param', orderNumberParam), async (c) => {
-    const order = await findOrderForToken(c.var.db, c.var.config, c.req.valid('param').number, bearerToken(c));
-    if (order.status === 'cancelled') return c.json({ order: await loadOrderView(c.var.db, c.var.config, order) }, 200, PRIVATE);
-    const moved = await changeOrderStatus(c.var.db, c.var.config, order, 'cancel', 'customer', { note: 'Cancelled by the shopper' });
-    deliverEmailsLater(c);
-    return c.json({ order: await loadOrderView(c.var.db, c.var.config, moved) }, 200, PRIVATE);
-  });
+  .post('/:number/cancel', validate('param', orderNumberParam), (c) => moveForShopper(c, c.req.valid('param').number, 'cancel', 'Cancelled by the shopper'));
+
+/**
+ * A move the browser holding the order's token asks for. Asking again for a move already
+ * made (a retry after a lost answer) gets the order as it is, not an error.
+ */
+async function moveForShopper(c: Context<AppEnv>, number: string, event: 'report_payment' | 'cancel', note?: string) {
+  const { db, config } = c.var;
+  const order = await findOrderForToken(db, config, number, bearerToken(c));
+  const done = event === 'report_payment' ? 'payment_reported' : 'cancelled';
+  if (order.status === done) return c.json({ order: await loadOrderView(db, config, order) }, 200, PRIVATE);
+  const moved = await changeOrderStatus(db, config, order, event, 'customer', { note });
+  deliverEmailsLater(c);
+  return c.json({ order: await loadOrderView(db, config, moved) }, 200, PRIVATE);
+}

@@ -107,6 +107,8 @@ test('a shopper checks out by bank transfer, reports the payment and tracks the 
   await expect(result).toContainText('Payment reported, waiting for us to confirm the transfer');
   await expect(result).toContainText('Anker 735 Charger (GaNPrime 65W)');
   await expect(result).toContainText('₦130,500');
+  // The number the courier will call, as the shopper wrote it.
+  await expect(result).toContainText('Ada Obi · 0803 123 4567');
   // Paid for, so no bank details any more.
   await expect(result.getByText('Payment due')).toHaveCount(0);
 

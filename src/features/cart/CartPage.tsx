@@ -2,7 +2,8 @@ import { useStore } from '@nanostores/react';
 import { Minus, Plus, ShoppingBag, Trash2 } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
 import { formatNaira, type Kobo } from '../../lib/money.ts';
-import { OrderApiError, quoteCart, type CartQuote, type QuotedLine } from '../orders/api-client.ts';
+import { ApiRequestError } from '../../lib/api-client.ts';
+import { quoteCart, type CartQuote, type QuotedLine } from '../orders/api-client.ts';
 import CheckoutDialog from '../orders/CheckoutDialog.tsx';
 import { OrderTotals } from '../orders/OrderParts.tsx';
 import { SHIPPING_FEE } from '../orders/pricing.ts';
@@ -43,7 +44,7 @@ export default function CartPage() {
           if (!controller.signal.aborted) applyQuote(items, quote);
         })
         .catch((error: unknown) => {
-          if (!controller.signal.aborted) setCheckFailed(!(error instanceof OrderApiError && error.status === 400));
+          if (!controller.signal.aborted) setCheckFailed(!(error instanceof ApiRequestError && error.status === 400));
         });
     }, 250);
     return () => {

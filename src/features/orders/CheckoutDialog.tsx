@@ -4,7 +4,8 @@ import { formatNaira } from '../../lib/money.ts';
 import { clearCart } from '../cart/cart-store.ts';
 import type { CartItem } from '../cart/cart.ts';
 import { notify } from '../toast/notify.ts';
-import { cancelOrder, OrderApiError, orderLinesFromCart, placeOrder, reportPayment } from './api-client.ts';
+import { ApiRequestError } from '../../lib/api-client.ts';
+import { cancelOrder, orderLinesFromCart, placeOrder, reportPayment } from './api-client.ts';
 import { customerSchema, type CustomerField, type CustomerInput } from './checkout.ts';
 import { checkoutAttempt, finishCheckoutAttempt, recordPlacedOrder, rememberOrder } from './checkout-store.ts';
 import { NIGERIAN_STATES } from './nigeria.ts';
@@ -161,7 +162,7 @@ export default function CheckoutDialog({ open, items, onClose, onCartOutdated }:
   const showOrderError = (error: unknown) => {
     // The spec's toast for every failure; a sold-out or changed item also gets its own message.
     notify('error', ORDER_FAILED);
-    if (!(error instanceof OrderApiError)) return;
+    if (!(error instanceof ApiRequestError)) return;
     if (error.code === 'out_of_stock' || error.code === 'price_changed') {
       setProblem(error.issues.length ? error.issues.map((i) => i.message) : [error.message]);
       onCartOutdated();
@@ -194,7 +195,7 @@ export default function CheckoutDialog({ open, items, onClose, onCartOutdated }:
       if (generation.current === mine) setStep('success');
     } catch (error) {
       if (generation.current !== mine) return;
-      notify('error', error instanceof OrderApiError && error.code !== 'network' ? error.message : 'We could not record your payment. Please try again.');
+      notify('error', error instanceof ApiRequestError && error.code !== 'network' ? error.message : 'We could not record your payment. Please try again.');
     } finally {
       if (generation.current === mine) setBusy(false);
     }

@@ -1,8 +1,10 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState, type SubmitEvent } from 'react';
-import { OrderApiError, lookupOrder } from './api-client.ts';
+import { ApiRequestError } from '../../lib/api-client.ts';
+import { lookupOrder } from './api-client.ts';
 import { $recentOrders } from './checkout-store.ts';
 import { orderLookupSchema } from './checkout.ts';
+import { formatNigerianPhone } from './nigeria.ts';
 import { statusText } from './order-status.ts';
 import type { OrderView } from './order-view.ts';
 import { formatLagosTime } from '../../lib/time.ts';
@@ -55,7 +57,7 @@ export default function TrackOrder() {
       setOrder(await lookupOrder(parsed.data.number, parsed.data.email));
     } catch (error) {
       setOrder(null);
-      setMessage(error instanceof OrderApiError && error.code !== 'network' && error.status < 500 ? error.message : 'We could not look up your order just now. Please try again.');
+      setMessage(error instanceof ApiRequestError && error.code !== 'network' && error.status < 500 ? error.message : 'We could not look up your order just now. Please try again.');
     } finally {
       setBusy(false);
     }
@@ -129,7 +131,7 @@ export default function TrackOrder() {
           <OrderTotals subtotal={order.subtotal} shipping={order.shipping} total={order.total} />
           <h3>Delivery</h3>
           <p>
-            {order.customer.name}<br />
+            {order.customer.name} · {formatNigerianPhone(order.customer.phone)}<br />
             {order.customer.address}, {order.customer.city}, {order.customer.state}
           </p>
           <h3>History</h3>

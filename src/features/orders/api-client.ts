@@ -1,56 +1,14 @@
 import { z } from 'zod';
+import { postJson } from '../../lib/api-client.ts';
 import type { CartItem } from '../cart/cart.ts';
 import type { OrderLineRequest, PlaceOrderRequest } from './checkout.ts';
 import { orderViewSchema, placedOrderSchema, type OrderView, type PlacedOrder } from './order-view.ts';
 
-/** Browser-side calls to the order API. Every answer is parsed, never trusted. */
+/** Browser-side calls to the order API (errors: ApiRequestError from src/lib/api-client.ts). */
 
-const errorSchema = z.object({
-  error: z.object({
-    code: z.string(),
-    message: z.string(),
-    issues: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
-  }),
-});
-
-export type FieldIssue = { field: string; message: string };
-
-/** A refusal from the API (4xx/5xx), or `network` when no answer came back. */
-export class OrderApiError extends Error {
-  readonly status: number;
-  readonly code: string;
-  readonly issues: FieldIssue[];
-  constructor(status: number, code: string, message: string, issues: FieldIssue[] = []) {
-    super(message);
-    this.status = status;
-    this.code = code;
-    this.issues = issues;
-  }
-}
-
-async function post<T>(path: string, body: unknown, schema: z.ZodType<T>, headers: Record<string, string> = {}): Promise<T> {
-  let response: Response;
-  try {
-    response = await fetch(`/api/orders${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
-      body: JSON.stringify(body),
-    });
-  } catch {
-    throw new OrderApiError(0, 'network', 'Network error. Please try again.');
-  }
-  const json: unknown = await response.json().catch(() => null);
-  if (!response.ok) {
-    const parsed = errorSchema.safeParse(json);
-    if (parsed.success) {
-      const { code, message, issues } = parsed.data.error;
-      throw new OrderApiError(response.status, code, message, issues);
-    }
-    throw new OrderApiError(response.status, 'http_error', `HTTP ${response.status}`);
-  }
-  const parsed = schema.safeParse(json);
-  if (!parsed.success) throw new OrderApiError(response.status, 'bad_response', 'The server sent an answer we could not read.');
-  return parsed.data;
+/** POSTs to /api/orders{path}; an error answer throws ApiRequestError. */
+function post<T>(path: string, body: unknown, schema: z.ZodType<T>, headers: Record<string, string> = {}): Promise<T> {
+  return postJson(`/api/orders${path}`, body, schema, headers);
 }
 
 const quotedLineSchema = z.object({

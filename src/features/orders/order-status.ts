@@ -52,12 +52,12 @@ export type Transition =
 export function nextStatus(from: OrderStatus, event: OrderEvent, actor: OrderActor): Transition {
   const move = MOVES[event];
   if (!move.by.includes(actor) || (event === 'cancel' && actor === 'customer' && !CUSTOMER_CANCELLABLE.includes(from))) {
-    return { ok: false, reason: 'not_allowed', message: `${actor === 'admin' ? 'An' : 'A'} ${actor} cannot ${describe(event)} an order that is ${statusText(from)}.` };
+    return { ok: false, reason: 'not_allowed', message: `${actor === 'admin' ? 'An' : 'A'} ${actor} cannot ${VERB[event]} an order that is ${statusText(from)}.` };
   }
   if (!move.from.includes(from)) {
-    return { ok: false, reason: 'illegal', message: `An order that is ${statusText(from)} cannot be ${pastTense(event)}.` };
+    return { ok: false, reason: 'illegal', message: `An order that is ${statusText(from)} cannot be ${PAST[event]}.` };
   }
-  return { ok: true, from, to: move.to, releasesStock: move.to === 'cancelled' || move.to === 'expired' };
+  return { ok: true, from, to: move.to, releasesStock: isClosedWithoutSale(move.to) };
 }
 
 /** States in which the shopper still owes the transfer (bank details are shown). */
@@ -118,10 +118,6 @@ const VERB: Record<OrderEvent, string> = {
   expire: 'expire',
 };
 
-function describe(event: OrderEvent): string {
-  return VERB[event];
-}
-
 const PAST: Record<OrderEvent, string> = {
   report_payment: 'reported as paid',
   confirm_payment: 'confirmed as paid',
@@ -131,6 +127,3 @@ const PAST: Record<OrderEvent, string> = {
   expire: 'expired',
 };
 
-function pastTense(event: OrderEvent): string {
-  return PAST[event];
-}
