@@ -2,23 +2,154 @@
 import { defineConfig } from 'astro/config';
 import cloudflare from '@astrojs/cloudflare';
 import react from '@astrojs/react';
+import AstroPWA from '@vite-pwa/astro';
+import { fileURLToPath } from 'node:url';
+import { PAGE_CSP_DIRECTIVES } from './functions/lib/security-headers.ts';
 
 const site = process.env.SITE_URL ?? 'https://gts.ng';
+const outDir = process.env.BUILD_DIR ?? 'dist';
+const shortcutIcons = [{ src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' }];
+/** Where the adapter writes the files the browser gets: the service worker and manifest go there too. */
+const clientDir = fileURLToPath(new URL(`./${outDir}/client/`, import.meta.url));
+
+/**
+ * The installable app (docs/decisions/015-service-worker-and-offline.md): the manifest and
+ * /sw.js, built from src/sw/sw.ts with the list of files it pre-caches. With output
+ * 'static' plus an adapter, @vite-pwa/astro writes into the server folder unless `outDir`
+ * and the glob directory point at the client folder.
+ */
+function pwa() {
+  return AstroPWA({
+    strategies: 'injectManifest',
+    srcDir: 'src/sw',
+    filename: 'sw.ts',
+    outDir: clientDir,
+    // Registered by src/features/pwa/register.browser.ts (virtual:pwa-register), which offers a new version instead of reloading.
+    registerType: 'prompt',
+    injectRegister: false,
+    manifestFilename: 'manifest.webmanifest',
+    manifest: {
+      id: '/',
+      name: 'GTS Electronics',
+      short_name: 'GTS',
+      description: 'Phones, laptops, TVs, consoles and games at honest naira prices. Pay by bank transfer, track your order.',
+      lang: 'en-NG',
+      dir: 'ltr',
+      start_url: '/',
+      scope: '/',
+      display: 'standalone',
+      orientation: 'any',
+      categories: ['shopping'],
+      // The store is dark by default; the light colours are the light theme's (src/styles/global.css).
+      theme_color: '#0b1016',
+      background_color: '#0b1016',
+      icons: [
+        { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+        { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+        { src: '/icons/icon-maskable-192.png', sizes: '192x192', type: 'image/png', purpose: 'maskable' },
+        { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+      ],
+      shortcuts: [
+        { name: 'Products', short_name: 'Products', url: '/products', icons: shortcutIcons },
+        { name: 'Cart', short_name: 'Cart', url: '/cart', icons: shortcutIcons },
+        { name: 'Track order', short_name: 'Track', url: '/track', icons: shortcutIcons },
+      ],
+      // The richer install sheet (scripts/make-pwa-screenshots.ts takes them from a built store).
+      screenshots: [
+        {
+          src: '/screenshots/home-wide.webp',
+          sizes: '1280x720',
+          type: 'image/webp',
+          form_factor: 'wide',
+          label: 'The GTS store on a computer',
+        },
+        {
+          src: '/screenshots/products-narrow.webp',
+          sizes: '412x915',
+          type: 'image/webp',
+          form_factor: 'narrow',
+          label: 'Browsing phones on a phone',
+        },
+        {
+          src: '/screenshots/cart-narrow.webp',
+          sizes: '412x915',
+          type: 'image/webp',
+          form_factor: 'narrow',
+          label: 'The cart, kept on the phone',
+        },
+      ],
+    },
+    injectManifest: {
+      globDirectory: clientDir,
+      // The app shell (every script and style), the core pages and the icons. Product pages
+      // and images are kept at run time, when the shopper opens them (src/sw/sw.ts).
+      globPatterns: [
+        '_astro/**/*.{js,css}',
+        '{index,products,cart,track,offline,about,contact,shipping,returns,warranty,privacy,terms}.html',
+        'icons/*.png',
+        'logo192.png',
+        'favicon.svg',
+      ],
+      globIgnores: ['**/node_modules/**', 'sw.js', 'workbox-*.js'],
+      // The server build's Vite settings would leave it unminified (about 100 KB instead of 25).
+      minify: true,
+      sourcemap: false,
+    },
+    devOptions: { enabled: false },
+  });
+}
+
+/**
+ * Zod 4 probes whether it may compile parsers with `new Function` the first time it parses
+ * an object. The CSP forbids eval, so the probe fails (zod falls back) but the browser still
+ * reports a CSP violation each time a page loads it. `jitless` skips the probe; it must be
+ * set before any parse, so it is set where zod's config lives: the end of its core module,
+ * in the browser bundle only. The build fails if that module no longer has `config()`.
+ */
+function zodJitlessInBrowser() {
+  return {
+    name: 'gts:zod-jitless-in-browser',
+    applyToEnvironment: (/** @type {{ name: string }} */ environment) => environment.name === 'client',
+    transform(/** @type {string} */ code, /** @type {string} */ id) {
+      if (!/[\\/]node_modules[\\/]zod[\\/]v4[\\/]core[\\/]core\.js$/.test(id)) return null;
+      if (!code.includes('export function config('))
+        throw new Error(`zod's core module (${id}) has no config(): update zodJitlessInBrowser in astro.config.mjs`);
+      return { code: `${code}\nconfig({ jitless: true });\n`, map: null };
+    },
+  };
+}
 
 export default defineConfig({
   site,
   // Every page is pre-rendered; the one Worker (functions/worker.ts) serves /api/* and
   // hands the rest to the adapter, which serves the pre-rendered files and the 404 page.
   output: 'static',
+  // BUILD_DIR lets two builds of one checkout coexist (a test run and a benchmark, say);
+  // scripts/serve.ts serves the same folder.
+  outDir,
   // /product/x is served from product/x.html, with no trailing-slash redirect.
   build: { format: 'file' },
   trailingSlash: 'never',
   adapter: cloudflare({ imageService: 'passthrough' }),
-  // Astro sessions are not used (sign-in is Auth.js cookies): no SESSION KV namespace to provision.
+  // Astro sessions are not used: no SESSION KV namespace to provision.
   session: false,
-  integrations: [react()],
+  integrations: [react(), pwa()],
   prefetch: { prefetchAll: false, defaultStrategy: 'hover' },
+  // Content-Security-Policy without 'unsafe-inline' (docs/decisions, functions/lib/security-headers.ts):
+  // Astro hashes every script and style it emits (island loaders, inlined scripts, CSS)
+  // into script-src/style-src, in a <meta> on pre-rendered pages and in the header on
+  // pages rendered on demand. ThemeScript.astro adds its own hash. What a <meta> cannot
+  // carry (frame-ancestors) comes as a header: public/_headers and functions/worker.ts.
+  // No Markdown pages: Shiki's inline styles (the default highlighter) would need 'unsafe-inline'.
+  markdown: { syntaxHighlight: false },
+  security: {
+    csp: {
+      algorithm: 'SHA-256',
+      directives: [...PAGE_CSP_DIRECTIVES],
+    },
+  },
   vite: {
+    plugins: [zodJitlessInBrowser()],
     // Without these the first API request in `astro dev` waits ~13 s while Vite re-optimises.
     optimizeDeps: { include: ['hono', 'hono/http-exception', 'drizzle-orm', 'drizzle-orm/d1', 'zod'] },
   },

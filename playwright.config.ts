@@ -2,7 +2,8 @@ import { defineConfig, devices } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import { E2E_D1_DIR } from './tests/e2e/d1.ts';
 
-// Tests pick their own free port (8787 may be taken) and run on their own D1.
+// Tests pick their own free port (8787 may be taken) and run on their own D1
+// (E2E_D1_DIR, .wrangler/e2e unless set: two runs on one machine need two).
 // The port is chosen once in the main process; workers inherit it through the env.
 process.env.E2E_PORT ??= execFileSync(process.execPath, [
   '-e',

@@ -1,18 +1,85 @@
 import { handle } from '@astrojs/cloudflare/handler';
 import { api } from './index.ts';
+import { HSTS, PAGE_CSP_HEADER, PAGE_SECURITY_HEADERS } from './lib/security-headers.ts';
 import { runScheduledJobs } from './scheduled.ts';
 
 /**
  * The one Worker. Cloudflare serves the pre-rendered pages and assets before the
- * Worker runs; what reaches it is /api/* (the Hono app) and paths with no file,
- * which the Astro adapter answers: /product/{id} for a product added after the
- * build (rendered from D1), and the 404 page (the home content) for the rest.
+ * Worker runs (with the headers of public/_headers); what reaches it is /api/* (the
+ * Hono app, which sets its own security headers) and paths with no file, which the
+ * Astro adapter answers: /product/{id} for a product added after the build (rendered
+ * from D1), and the 404 page (the home content) for the rest.
  */
 export default {
   async fetch(request, env, ctx) {
-    const { pathname } = new URL(request.url);
-    if (pathname === '/api' || pathname.startsWith('/api/')) return api.fetch(request, env, ctx);
-    return handle(request, env, ctx);
+    try {
+      const { pathname } = new URL(request.url);
+      if (pathname === '/api' || pathname.startsWith('/api/'))
+        return withTransportSecurity(request, await api.fetch(request, env, ctx));
+      return withPageSecurityHeaders(request, await handle(request, env, ctx));
+    } finally {
+      await drainUnreadBody(request);
+    }
   },
   scheduled: (controller, env) => runScheduledJobs(controller, env),
 } satisfies ExportedHandler<Env>;
+
+/**
+ * Reads and discards a request body nobody read (a 401 before the body mattered, a 404
+ * for an unknown path, a 413 decided from Content-Length).
+ *
+ * Why: `wrangler dev` (`npm start`, the browser tests) forwards each request to this
+ * Worker through a proxy Worker. When the answer comes back while part of the body is
+ * still unsent, the proxy loses its connection to the Worker and that request, or the
+ * next one, fails with a 500 "Network connection lost" (cloudflare/workers-sdk#5095,
+ * #15203; tests/e2e/api-bodies.spec.ts shows it). Wrangler's own bundler adds a
+ * middleware that drains bodies; this Worker is bundled by Astro, so it drains them itself.
+ *
+ * Drained, not cancelled: a cancel is what breaks the connection. Drained before the
+ * Response is handed back (draining after it, in waitUntil, still lost connections):
+ * that waits only for the rest of the upload, the answer's body still streams. Bounded:
+ * past MAX_DRAIN_BYTES (far above the API's 64 KB limit) the body is cancelled, so an
+ * oversized upload cannot keep the Worker reading.
+ */
+async function drainUnreadBody(request: Request) {
+  const body = request.body;
+  if (body === null || request.bodyUsed || body.locked) return;
+  const reader = body.getReader();
+  let read = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      read += value.byteLength;
+      if (read > MAX_DRAIN_BYTES) {
+        await reader.cancel('request body too large to drain');
+        return;
+      }
+    }
+  } catch {
+    // The client went away: nothing left to drain.
+  }
+}
+
+const MAX_DRAIN_BYTES = 16 * 1024 * 1024;
+
+/** The security headers of a page the Worker rendered: the same as public/_headers gives a pre-rendered one. */
+function withPageSecurityHeaders(request: Request, response: Response): Response {
+  // The adapter's answer may have immutable headers (one fetched from the assets).
+  const secured = new Response(response.body, response);
+  const { headers } = secured;
+  for (const [name, value] of Object.entries(PAGE_SECURITY_HEADERS)) headers.set(name, value);
+  // Astro sets a Content-Security-Policy with script-src/style-src hashes on pages it
+  // renders on demand; this one is a second policy (a browser enforces both).
+  if (!headers.get('content-security-policy')?.includes(PAGE_CSP_HEADER))
+    headers.append('Content-Security-Policy', PAGE_CSP_HEADER);
+  return withTransportSecurity(request, secured);
+}
+
+/** HSTS only over https: production. Local runs (wrangler dev, tests) are plain http. */
+function withTransportSecurity(request: Request, response: Response): Response {
+  if (new URL(request.url).protocol !== 'https:') return response;
+  const secured = new Response(response.body, response);
+  secured.headers.set('Strict-Transport-Security', HSTS);
+  return secured;
+}

@@ -5,6 +5,7 @@ import { secureHeaders } from 'hono/secure-headers';
 import { openDb, type Db } from '../db/client.ts';
 import { readConfig, type Config } from '../env.ts';
 import { ApiError, handleError, handleNotFound } from './errors.ts';
+import { API_CSP, PAGE_SECURITY_HEADERS } from './security-headers.ts';
 
 export interface AppEnv {
   Bindings: Env;
@@ -20,7 +21,22 @@ export function createApp() {
   const app = new Hono<AppEnv>().basePath('/api');
   app.onError(handleError);
   app.notFound(handleNotFound);
-  app.use(secureHeaders());
+  // The pages' headers (functions/lib/security-headers.ts), and a CSP under which an answer
+  // opened in a tab loads and runs nothing. HSTS is added by the Worker, over https only.
+  app.use(
+    secureHeaders({
+      contentSecurityPolicy: API_CSP,
+      xContentTypeOptions: PAGE_SECURITY_HEADERS['X-Content-Type-Options'],
+      referrerPolicy: PAGE_SECURITY_HEADERS['Referrer-Policy'],
+      xFrameOptions: PAGE_SECURITY_HEADERS['X-Frame-Options'],
+      crossOriginOpenerPolicy: PAGE_SECURITY_HEADERS['Cross-Origin-Opener-Policy'],
+      strictTransportSecurity: false,
+    }),
+  );
+  app.use(async (c, next) => {
+    await next();
+    c.header('Permissions-Policy', PAGE_SECURITY_HEADERS['Permissions-Policy']);
+  });
   // JSON bodies need a CORS preflight cross-origin; csrf() also refuses cross-site form posts.
   app.use(csrf());
   app.use(

@@ -5,27 +5,23 @@
  */
 export const THEME_KEY = 'theme';
 
-export function readDarkPreference(stored: string | null): boolean {
-  try {
-    const value: unknown = stored === null ? true : JSON.parse(stored);
-    return typeof value === 'boolean' ? value : true;
-  } catch {
-    return true;
-  }
-}
-
 export function applyTheme(dark: boolean) {
   document.documentElement.classList.toggle('dark', dark);
   document.documentElement.style.colorScheme = dark ? 'dark' : 'light';
 }
 
-export function toggleTheme(): boolean {
-  const dark = !document.documentElement.classList.contains('dark');
+/** Applies the theme to this page and keeps it for this browser (the key the head script reads). */
+export function setTheme(dark: boolean) {
   applyTheme(dark);
   try {
     localStorage.setItem(THEME_KEY, JSON.stringify(dark));
   } catch {
-    // Storage can be full or blocked (private mode); the toggle still works for this page.
+    // Storage can be full or blocked (private mode); the theme still applies to this page.
   }
+}
+
+export function toggleTheme(): boolean {
+  const dark = !document.documentElement.classList.contains('dark');
+  setTheme(dark);
   return dark;
 }

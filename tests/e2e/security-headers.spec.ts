@@ -1,0 +1,156 @@
+import type { APIResponse } from '@playwright/test';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { PAGE_CSP_HEADER, PAGE_SECURITY_HEADERS } from '../../functions/lib/security-headers.ts';
+import { expect, test } from './fixtures.ts';
+
+/** The policies of a response: each Content-Security-Policy header (a browser enforces all of them). */
+function policies(response: APIResponse): string[] {
+  return response
+    .headersArray()
+    .filter((h) => h.name.toLowerCase() === 'content-security-policy')
+    .map((h) => h.value);
+}
+
+/** The headers every page carries, wherever it comes from (static assets or the Worker). */
+function expectPageHeaders(response: APIResponse) {
+  const headers = response.headers();
+  for (const [name, value] of Object.entries(PAGE_SECURITY_HEADERS)) expect(headers[name.toLowerCase()], name).toBe(value);
+  expect(policies(response)).toContain(PAGE_CSP_HEADER);
+  // Local runs are plain http: no HSTS.
+  expect(headers['strict-transport-security']).toBeUndefined();
+}
+
+/** The script/style policy Astro wrote for the page, from its <meta> (pre-rendered) or a header (rendered on demand). */
+function expectScriptPolicy(policy: string | undefined) {
+  expect(policy).toBeDefined();
+  const directives = policy!.split(';').map((d) => d.trim());
+  const scriptSrc = directives.find((d) => d.startsWith('script-src '));
+  expect(scriptSrc).toMatch(/^script-src 'self'( 'sha256-[A-Za-z0-9+/=]+')+$/);
+  expect(directives.find((d) => d.startsWith('style-src '))).toMatch(/^style-src 'self'( 'sha256-[A-Za-z0-9+/=]+')+$/);
+  expect(directives).toEqual(
+    expect.arrayContaining(["default-src 'self'", "object-src 'none'", "base-uri 'self'", "form-action 'self'"]),
+  );
+  expect(policy).not.toContain('unsafe-inline');
+  expect(policy).not.toContain('unsafe-eval');
+}
+
+const metaPolicy = (html: string) => /<meta http-equiv="content-security-policy" content="([^"]+)"/.exec(html)?.[1];
+
+test('public/_headers gives pre-rendered files the same headers as the Worker gives its pages', () => {
+  const file = readFileSync('public/_headers', 'utf8');
+  const all = /^\/\*\n((?:[ \t]+.+\n?)+)/m.exec(file)?.[1] ?? '';
+  const rules = Object.fromEntries(
+    all
+      .trim()
+      .split('\n')
+      .map((line) =>
+        line
+          .trim()
+          .split(/:\s(.*)/s)
+          .slice(0, 2),
+      ),
+  );
+  expect(rules).toEqual({ 'Content-Security-Policy': PAGE_CSP_HEADER, ...PAGE_SECURITY_HEADERS });
+});
+
+test('a pre-rendered page: headers from _headers, script and style hashes in its meta policy', async ({ request }) => {
+  for (const path of ['/', '/products', '/product/sony-playstation-5-slim', '/cart']) {
+    const response = await request.get(path);
+    expect(response.status(), path).toBe(200);
+    expectPageHeaders(response);
+    const html = await response.text();
+    const policy = metaPolicy(html);
+    expectScriptPolicy(policy);
+    // A <meta> policy covers only what follows it, and Astro puts it at the end of <head>:
+    // the one inline script allowed before it is the theme script, whose hash it lists.
+    const before = html.slice(0, html.indexOf('<meta http-equiv="content-security-policy"'));
+    const inline = [...before.matchAll(/<script(?![^>]*\bsrc=)(?![^>]*application\/ld\+json)[^>]*>([\s\S]*?)<\/script>/g)].map(
+      (m) => m[1]!,
+    );
+    expect(inline, path).toHaveLength(1);
+    expect(inline[0]).toContain("localStorage.getItem('theme')");
+    expect(policy).toContain(`'sha256-${createHash('sha256').update(inline[0]!).digest('base64')}'`);
+  }
+});
+
+test('HSTS is sent for the production host only', async ({ request }) => {
+  const production = await request.get('/about', { headers: { host: 'gts.ng' } });
+  expect(production.headers()['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+  const local = await request.get('/about');
+  expect(local.headers()['strict-transport-security']).toBeUndefined();
+});
+
+test('the 404 pages carry the same headers', async ({ request }) => {
+  // An unknown path: the pre-rendered 404 page.
+  const unknown = await request.get('/no/such/page');
+  expect(unknown.status()).toBe(404);
+  expectPageHeaders(unknown);
+  expectScriptPolicy(metaPolicy(await unknown.text()));
+  // An unknown product: rendered by the Worker.
+  const product = await request.get('/product/no-such-phone');
+  expect(product.status()).toBe(404);
+  expectPageHeaders(product);
+  expectScriptPolicy(policies(product).find((p) => p.includes('script-src')));
+});
+
+test('a product page rendered on demand carries the headers and its own script policy', async ({ request, page, db }) => {
+  db.insertProduct({
+    id: 'tecno-pop-10-sec',
+    name: 'Tecno Pop 10 (headers)',
+    brand: 'Tecno',
+    category: 'phones',
+    description: 'An entry phone with a 6.67-inch screen and a 5,000 mAh battery.',
+    priceKobo: 9_950_000,
+    image: '/images/products/itel-a90.svg',
+    stock: 7,
+  });
+  const response = await request.get('/product/tecno-pop-10-sec');
+  expect(response.status()).toBe(200);
+  expectPageHeaders(response);
+  // Astro sends the hashes as a header on pages it renders on demand (no <meta> there).
+  expectScriptPolicy(policies(response).find((p) => p.includes('script-src')));
+  expect(metaPolicy(await response.text())).toBeUndefined();
+
+  // And the page works under it: the islands hydrate, nothing is blocked (the fixture checks).
+  await page.goto('/product/tecno-pop-10-sec');
+  await expect(page.getByRole('heading', { level: 1, name: 'Tecno Pop 10 (headers)' })).toBeVisible();
+  await page.getByRole('button', { name: 'Add to Cart' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Tecno Pop 10 (headers) added to cart' })).toBeVisible();
+});
+
+test('an API answer carries its own strict headers', async ({ request }) => {
+  const response = await request.get('/api/products?limit=1');
+  expect(response.status()).toBe(200);
+  const headers = response.headers();
+  expect(headers['x-content-type-options']).toBe('nosniff');
+  expect(headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+  expect(headers['x-frame-options']).toBe('DENY');
+  expect(headers['content-security-policy']).toBe(
+    "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+  );
+  expect(headers['permissions-policy']).toBe(PAGE_SECURITY_HEADERS['Permissions-Policy']);
+  expect(headers['strict-transport-security']).toBeUndefined();
+});
+
+test('the policy blocks an injected inline script, and the CSP fixture catches it', async ({ page, cspViolations }) => {
+  await page.goto('/about');
+  await page.evaluate(() => {
+    const script = document.createElement('script');
+    script.textContent = 'window.injected = true';
+    document.body.appendChild(script);
+  });
+  expect(await page.evaluate(() => 'injected' in window)).toBe(false);
+  await expect.poll(() => cspViolations.join('\n')).toContain('script-src-elem blocked inline');
+  // Expected in this test only: without this, the fixture would (rightly) fail it.
+  cspViolations.length = 0;
+});
+
+test('no other site can frame the store', async ({ page, cspViolations, baseURL }) => {
+  await page.setContent(`<iframe src="${baseURL}/about" title="store"></iframe>`);
+  await expect.poll(() => cspViolations.join('\n')).toContain("frame-ancestors 'none'");
+  // The frame shows Chromium's error page instead of the store.
+  const frame = page.frames().find((f) => f !== page.mainFrame());
+  expect(frame?.url()).toMatch(/^chrome-error:/);
+  cspViolations.length = 0;
+});
