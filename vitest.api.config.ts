@@ -15,6 +15,17 @@ export default defineConfig({
         d1Databases: ['DB'],
         bindings: {
           SITE_URL: 'http://localhost:8787',
+          // Rate limits far above what any test file sends (requests here carry no
+          // cf-connecting-ip, so they share one client); tests of the limits set their own.
+          RATE_LIMIT_PLACE_ORDER: '10000/60',
+          RATE_LIMIT_PAYMENT_REPORT: '10000/60',
+          RATE_LIMIT_LOOKUP: '10000/60',
+          RATE_LIMIT_QUOTE: '10000/60',
+          RATE_LIMIT_SIGN_IN_EMAIL: '10000/60',
+          RATE_LIMIT_SIGN_IN_CLIENT: '10000/60',
+          RATE_LIMIT_ACCOUNT_EMAIL: '10000/60',
+          // A fixed, non-secret value for tests only; production sets AUTH_SECRET with `wrangler secret put`.
+          AUTH_SECRET: 'local-test-only-auth-secret-not-for-production-0123456789',
           TEST_MIGRATIONS: await readD1Migrations('./migrations'),
           TEST_SEED: catalogueSeedSql(readCatalogueFromDisk()),
         },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_ORDER_LINES, MAX_UNITS_PER_PRODUCT } from '../src/features/orders/checkout.ts';
 
 /**
  * Configuration read from the Worker's vars and secrets (wrangler.toml [vars],
@@ -11,6 +12,22 @@ const optional = z
   .transform((v) => v || undefined)
   .optional();
 
+/** The longest rate-limit window: the cron prunes counters older than this. */
+export const MAX_RATE_LIMIT_WINDOW_SECONDS = 86_400;
+
+/** "10/600": at most 10 requests per client in each 600-second window (windows of at most a day). */
+const rateLimitRule = z
+  .string()
+  .trim()
+  .regex(/^\d+\/\d+$/, 'a rate limit is "<requests>/<seconds>", e.g. "10/600"')
+  .transform((rule) => {
+    const [limit, windowSeconds] = rule.split('/').map(Number) as [number, number];
+    return { limit, windowSeconds };
+  })
+  .refine((r) => r.limit >= 1 && r.windowSeconds >= 1 && r.windowSeconds <= MAX_RATE_LIMIT_WINDOW_SECONDS, {
+    message: `a rate limit allows at least 1 request, in a window of 1 to ${MAX_RATE_LIMIT_WINDOW_SECONDS} seconds`,
+  });
+
 const configSchema = z.object({
   SITE_URL: z.url().default('http://localhost:8787'),
   /** The account shoppers pay into by bank transfer. */
@@ -22,11 +39,70 @@ const configSchema = z.object({
     .regex(/^\d{10}$/, 'a NUBAN account number is 10 digits')
     .default('3081726354'),
   /** How long an unpaid order holds its stock before it expires. */
-  ORDER_HOLD_HOURS: z.coerce.number().positive().max(24 * 30).default(48),
+  ORDER_HOLD_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 30)
+    .default(48),
+  /** How long a reported transfer holds the stock, from the report, before it expires unless an admin confirmed it. */
+  PAYMENT_REPORT_HOLD_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 30)
+    .default(72),
+  /**
+   * Per-order limits. The shared schema (src/features/orders/checkout.ts) already refuses more
+   * than its defaults (5 and 10), which the browser knows; these may only lower them.
+   */
+  MAX_UNITS_PER_PRODUCT: z.coerce.number().int().positive().default(MAX_UNITS_PER_PRODUCT),
+  MAX_ORDER_LINES: z.coerce.number().int().positive().default(MAX_ORDER_LINES),
+  /** Requests per client (cf-connecting-ip) and fixed window, as "<requests>/<seconds>" (functions/lib/rate-limit.ts). */
+  RATE_LIMIT_PLACE_ORDER: rateLimitRule.default({ limit: 10, windowSeconds: 600 }),
+  RATE_LIMIT_PAYMENT_REPORT: rateLimitRule.default({ limit: 10, windowSeconds: 600 }),
+  RATE_LIMIT_LOOKUP: rateLimitRule.default({ limit: 20, windowSeconds: 600 }),
+  RATE_LIMIT_QUOTE: rateLimitRule.default({ limit: 120, windowSeconds: 60 }),
+  /**
+   * Accounts (functions/auth/). Failed sign-ins allowed per e-mail address and per client in a
+   * window; past either, sign-in answers 429 without checking the password.
+   */
+  RATE_LIMIT_SIGN_IN_EMAIL: rateLimitRule.default({ limit: 5, windowSeconds: 900 }),
+  RATE_LIMIT_SIGN_IN_CLIENT: rateLimitRule.default({ limit: 20, windowSeconds: 900 }),
+  /** Requests per client that send an e-mail (sign-up, forgot password, resend verification). */
+  RATE_LIMIT_ACCOUNT_EMAIL: rateLimitRule.default({ limit: 10, windowSeconds: 3600 }),
+  /**
+   * Encrypts the session cookies (Auth.js). A secret in production (`wrangler secret put
+   * AUTH_SECRET`, at least 32 random characters); local runs and tests pass a fixed dev value.
+   * Unset: nobody can sign in (500 on sign-in) and every request is a guest's.
+   */
+  AUTH_SECRET: optional.pipe(z.string().min(16, 'AUTH_SECRET must be at least 16 characters').optional()),
+  /** Google sign-in (OAuth client of type "Web application"); both unset: the button says Google is not available. */
+  AUTH_GOOGLE_ID: optional,
+  AUTH_GOOGLE_SECRET: optional,
+  /**
+   * Tests only: "true" points Google sign-in at an offline stand-in for Google's authorize,
+   * token and userinfo endpoints (functions/auth/google-standin.ts). Never set it in production.
+   */
+  AUTH_GOOGLE_STANDIN: z
+    .union([z.boolean(), z.string()])
+    .optional()
+    .transform((value) => value === true || (typeof value === 'string' && value.trim() === 'true')),
   /** HTTP e-mail API (Resend-compatible: POST JSON {from,to,subject,text,html} with a Bearer key). Unset: e-mails stay in the outbox and are logged. */
-  EMAIL_API_URL: z.url().optional().or(z.literal('').transform(() => undefined)),
+  EMAIL_API_URL: z
+    .url()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   EMAIL_API_KEY: optional,
   EMAIL_FROM: z.string().trim().min(3).default('GTS Electronics <orders@gts.ng>'),
+  /**
+   * Local development only: "true" prints each e-mail kept in the outbox (recipient, subject,
+   * text) in the log, so verify and reset links can be read in the `npm start` output. Anything
+   * else, or unset (the default, and production), logs only the outbox id, order number, kind
+   * and status: logs never carry shoppers' addresses, names or e-mail bodies.
+   */
+  EMAIL_LOG_BODIES: z
+    .union([z.boolean(), z.string()])
+    .optional()
+    .transform((value) => value === true || (typeof value === 'string' && value.trim() === 'true')),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -1,11 +1,13 @@
 import { openDb } from './db/client.ts';
 import { deliverPendingEmails } from './email/outbox.ts';
 import { readConfig } from './env.ts';
-import { expireOverdueOrders } from './orders/orders.ts';
+import { pruneRateLimits } from './lib/rate-limit.ts';
+import { expireOverdueOrders } from './orders/expire.ts';
 
 /**
- * The Worker's cron (wrangler.toml [triggers]): expires unpaid orders past their
- * hold time, releasing their stock, then delivers queued e-mails.
+ * The Worker's cron (wrangler.toml [triggers]): expires orders past their hold time
+ * (unpaid, or a reported transfer nobody confirmed), releasing their stock, delivers
+ * queued e-mails and deletes rate-limit counters of windows long over.
  */
 export async function runScheduledJobs(controller: ScheduledController, env: Env): Promise<void> {
   const db = openDb(env.DB);
@@ -13,5 +15,8 @@ export async function runScheduledJobs(controller: ScheduledController, env: Env
   const now = new Date(controller.scheduledTime);
   const expired = await expireOverdueOrders(db, config, now);
   const emails = await deliverPendingEmails(db, config);
-  console.log(`Scheduled run ${controller.cron}: ${expired} orders expired; e-mails ${JSON.stringify(emails)}`);
+  const pruned = await pruneRateLimits(db, now);
+  console.log(
+    `Scheduled run ${controller.cron}: ${expired} orders expired; e-mails ${JSON.stringify(emails)}; ${pruned} rate-limit counters pruned`,
+  );
 }

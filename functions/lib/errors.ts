@@ -3,16 +3,9 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
 
-/** A field-level reason: which field, and what is wrong with it. */
-export interface FieldIssue {
-  field: string;
-  message: string;
-}
+import type { ErrorBody, FieldIssue } from '../../src/lib/api-error.ts';
 
-/** The one error shape of the API: `{ error: { code, message, issues? } }`. */
-export interface ErrorBody {
-  error: { code: string; message: string; issues?: FieldIssue[] };
-}
+export type { ErrorBody, FieldIssue };
 
 /** An error the API answers with on purpose (a 4xx with a code the client can act on). */
 export class ApiError extends Error {
@@ -57,10 +50,37 @@ export function handleError(err: Error, c: Context) {
     const issues = status === 400 ? [{ field: '(body)', message }] : undefined;
     return c.json(errorBody(code, message, issues), status as ContentfulStatusCode);
   }
-  console.error('Unhandled API error', c.req.method, c.req.path, err);
+  console.error('Unhandled API error', c.req.method, c.req.path, describeError(err));
   return c.json(errorBody('internal_error', 'Something went wrong on our side. Please try again.'), 500);
 }
 
 export function handleNotFound(c: Context) {
   return c.json(errorBody('not_found', `There is no API route for ${c.req.method} ${c.req.path}.`), 404);
+}
+
+/**
+ * An error as the log may show it: names and messages down the cause chain, without
+ * the parameters a failed query carries (drizzle's "Failed query: … params: …" holds the
+ * customer's name, address and e-mail text, which have no place in a log).
+ */
+export function describeError(err: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = err; e !== undefined && parts.length < 5; e = e instanceof Error ? e.cause : undefined) {
+    if (!(e instanceof Error)) {
+      parts.push(String(e));
+      break;
+    }
+    const message = e.message.startsWith('Failed query:') ? 'Failed query (its parameters are not logged)' : e.message;
+    parts.push(`${e.name}: ${message}`);
+  }
+  // Only the frames: the stack's first lines repeat the message, parameters and all.
+  const frames =
+    err instanceof Error
+      ? err.stack
+          ?.split('\n')
+          .filter((line) => line.trimStart().startsWith('at '))
+          .slice(0, 3)
+      : [];
+  const top = frames?.join('\n');
+  return [parts.join(' <- '), top].filter(Boolean).join('\n');
 }

@@ -1,9 +1,10 @@
 import { newsletterSubscribers } from '../db/schema.ts';
 import { createRouter } from '../lib/app.ts';
+import { reply } from '../lib/reply.ts';
 import { validate } from '../lib/validate.ts';
-import { subscribeSchema } from '../../src/features/newsletter/subscribe.ts';
+import { subscribeApi } from '../../src/features/newsletter/subscribe.ts';
 
-export const subscribe = createRouter().post('/', validate('json', subscribeSchema), async (c) => {
+export const subscribe = createRouter().post('/', validate('json', subscribeApi.body), async (c) => {
   const { email } = c.req.valid('json');
   const inserted = await c.var.db
     .insert(newsletterSubscribers)
@@ -11,5 +12,6 @@ export const subscribe = createRouter().post('/', validate('json', subscribeSche
     .onConflictDoNothing({ target: newsletterSubscribers.email })
     .returning({ id: newsletterSubscribers.id });
   // A repeat is not the shopper's mistake: same thanks, nothing stored twice.
-  return c.json({ message: 'Thank you for subscribing!', alreadySubscribed: inserted.length === 0 }, inserted.length ? 201 : 200);
+  const added = inserted.length > 0;
+  return reply(c, subscribeApi, { message: 'Thank you for subscribing!', alreadySubscribed: !added }, added ? 201 : 200);
 });

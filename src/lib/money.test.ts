@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatNaira, hasAtMostTwoDecimals, nairaToKobo } from './money.ts';
+import { formatNaira, hasAtMostTwoDecimals, nairaToKobo, plainNaira, wholeNairaToKobo } from './money.ts';
 
 describe('money', () => {
   it('converts naira to integer kobo without floating-point drift', () => {
@@ -18,5 +18,17 @@ describe('money', () => {
     expect(hasAtMostTwoDecimals(10.25)).toBe(true);
     expect(hasAtMostTwoDecimals(10.255)).toBe(false);
     expect(hasAtMostTwoDecimals(Number.NaN)).toBe(false);
+  });
+
+  it('writes plain digits for banking apps and schema.org prices', () => {
+    expect(plainNaira(13_050_000)).toBe('130500');
+    expect(plainNaira(129_950)).toBe('1299.50');
+    expect(plainNaira(5)).toBe('0.05');
+    expect(plainNaira(0)).toBe('0');
+  });
+
+  it('turns whole naira from the price filter into kobo', () => {
+    expect(wholeNairaToKobo(500_000)).toBe(50_000_000);
+    expect(wholeNairaToKobo(0)).toBe(0);
   });
 });

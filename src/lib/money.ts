@@ -28,6 +28,23 @@ export function nairaToKobo(naira: number): Kobo {
   return naira < 0 ? -kobo : kobo;
 }
 
+/** Whole naira (as the price filters take them) to kobo. */
+export function wholeNairaToKobo(naira: number): Kobo {
+  return Math.round(naira) * 100;
+}
+
+/**
+ * The amount as plain decimal digits, the way a banking app wants it typed and
+ * schema.org wants a price: "130500", or "1299.50" when there are kobo.
+ */
+export function plainNaira(kobo: Kobo): string {
+  const sign = kobo < 0 ? '-' : '';
+  const abs = Math.abs(kobo);
+  const whole = Math.floor(abs / 100);
+  const rest = abs % 100;
+  return rest === 0 ? `${sign}${whole}` : `${sign}${whole}.${String(rest).padStart(2, '0')}`;
+}
+
 /** True when the number has no more than two decimal places (a valid naira amount). */
 export function hasAtMostTwoDecimals(n: number): boolean {
   return Number.isFinite(n) && Math.abs(Math.round(n * 100) - n * 100) < 1e-6;

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { openDb } from '../../functions/db/client.ts';
 import { deliverPendingEmails, MAX_EMAIL_ATTEMPTS, type Fetcher } from '../../functions/email/outbox.ts';
 import { readConfig, type Config } from '../../functions/env.ts';
-import { placeOrder } from '../../functions/orders/orders.ts';
+import { placeOrder } from '../../functions/orders/place.ts';
 import { placeOrderSchema } from '../../src/features/orders/checkout.ts';
 import { customer, emailsOf, orderRequest, PS5, setStock } from './orders-helpers.ts';
 
@@ -44,7 +44,13 @@ describe('the e-mail outbox', () => {
       status: 'pending',
       attempts: 0,
     });
-    for (const detail of ['Please transfer ₦1,699,500 to:', 'Bank: First Bank', 'Account name: GTS Electronics Ltd', 'Account number: 3081726354', `Reference: ${order.number}`]) {
+    for (const detail of [
+      'Please transfer ₦1,699,500 to:',
+      'Bank: First Bank',
+      'Account name: GTS Electronics Ltd',
+      'Account number: 3081726354',
+      `Reference: ${order.number}`,
+    ]) {
       expect(email!.text).toContain(detail);
     }
     expect(email!.text).toContain(`2 × Sony PlayStation 5 Slim (Disc Edition): ₦1,698,000`);
@@ -53,23 +59,36 @@ describe('the e-mail outbox', () => {
   });
 
   it("escapes the shopper's own text in the HTML body", async () => {
-    const order = await orderFor('escape@example.com', { customer: { ...customer, email: 'escape@example.com', name: 'Ada <img src=x onerror=alert(1)>' } });
+    const order = await orderFor('escape@example.com', {
+      customer: { ...customer, email: 'escape@example.com', name: 'Ada <img src=x onerror=alert(1)>' },
+    });
     const [email] = await emailsOf(order.number);
-    expect(email!.text).toContain('Hello Ada <img src=x onerror=alert(1)>,');
+    // A "name" with markup is not repeated at all (functions/email/messages.ts greets by name only when it looks like one).
+    expect(email!.text.startsWith('Hello,\n\n')).toBe(true);
+    expect(email!.text).not.toContain('onerror');
     expect(email!.html).not.toContain('<img');
-    expect(email!.html).toContain('Hello Ada &#60;img src=x onerror=alert(1)&#62;,');
+    expect(email!.html).not.toContain('onerror');
   });
 
   it('keeps e-mails as held, sending nothing, when no EMAIL_API_URL is set', async () => {
     const order = await orderFor('held@example.com');
+    const pending = (await env.DB.prepare("select count(*) as n from email_outbox where status = 'pending'").first<{
+      n: number;
+    }>())!.n;
+    expect(pending).toBeGreaterThanOrEqual(1);
     const { send, requests } = provider();
     const report = await deliverPendingEmails(db, config, send);
-    expect(report.held).toBeGreaterThanOrEqual(1);
+    expect(report).toEqual({ sent: 0, held: pending, retrying: 0, failed: 0 });
+    expect(
+      (await env.DB.prepare("select count(*) as n from email_outbox where status = 'pending'").first<{ n: number }>())!.n,
+    ).toBe(0);
     expect(requests).toHaveLength(0);
     expect(await emailsOf(order.number)).toEqual([expect.objectContaining({ status: 'held', attempts: 0 })]);
   });
 
   it('posts each pending e-mail to the provider as JSON with the Bearer key, then marks it sent', async () => {
+    // Rows the earlier tests left held would be sent too once a provider is configured: set them aside.
+    await env.DB.prepare("update email_outbox set status = 'failed' where status = 'held'").run();
     const order = await orderFor('sent@example.com');
     const [queued] = await emailsOf(order.number);
     const { send, requests } = provider(200);
@@ -103,12 +122,18 @@ describe('the e-mail outbox', () => {
     // Each retry waits longer (1 min, 5 min, 30 min, 2 h): a run before the wait is over sends nothing.
     let now = Math.floor(Date.now() / 1000) * 1000;
     for (let attempt = 1; attempt < MAX_EMAIL_ATTEMPTS; attempt++) {
-      expect(await deliverPendingEmails(db, withProvider, send, { now: new Date(now) })).toMatchObject({ sent: 0, retrying: 1, failed: 0 });
+      expect(await deliverPendingEmails(db, withProvider, send, { now: new Date(now) })).toMatchObject({
+        sent: 0,
+        retrying: 1,
+        failed: 0,
+      });
       const [email] = await emailsOf(order.number);
       expect(email).toMatchObject({ status: 'pending', attempts: attempt, lastError: 'HTTP 500: provider is down' });
       const wait = email!.nextAttemptAt! * 1000 - now;
       expect(wait).toBe([60, 300, 1800, 7200][attempt - 1]! * 1000);
-      expect(await deliverPendingEmails(db, withProvider, send, { now: new Date(now + wait - 1000) })).toMatchObject({ retrying: 0 });
+      expect(await deliverPendingEmails(db, withProvider, send, { now: new Date(now + wait - 1000) })).toMatchObject({
+        retrying: 0,
+      });
       now += wait;
     }
     expect(await deliverPendingEmails(db, withProvider, send, { now: new Date(now) })).toMatchObject({ retrying: 0, failed: 1 });
@@ -136,13 +161,21 @@ describe('the e-mail outbox', () => {
   });
 
   it('never sends one e-mail twice when two deliveries run at once', async () => {
-    const orders = [await orderFor('twice-a@example.com'), await orderFor('twice-b@example.com'), await orderFor('twice-c@example.com')];
+    const orders = [
+      await orderFor('twice-a@example.com'),
+      await orderFor('twice-b@example.com'),
+      await orderFor('twice-c@example.com'),
+    ];
     const { send, requests } = provider(200);
-    const reports = await Promise.all([deliverPendingEmails(db, withProvider, send), deliverPendingEmails(db, withProvider, send)]);
+    const reports = await Promise.all([
+      deliverPendingEmails(db, withProvider, send),
+      deliverPendingEmails(db, withProvider, send),
+    ]);
     expect(reports[0]!.sent + reports[1]!.sent).toBe(3);
     const recipients = await Promise.all(requests.map(async (r) => (await r.clone().json<{ to: string[] }>()).to[0]));
     expect(recipients.sort()).toEqual(['twice-a@example.com', 'twice-b@example.com', 'twice-c@example.com']);
-    for (const order of orders) expect(await emailsOf(order.number)).toEqual([expect.objectContaining({ status: 'sent', attempts: 1 })]);
+    for (const order of orders)
+      expect(await emailsOf(order.number)).toEqual([expect.objectContaining({ status: 'sent', attempts: 1 })]);
   });
 
   it('hands an e-mail claimed by a delivery run that died to a later run once the claim runs out', async () => {

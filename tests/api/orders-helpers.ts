@@ -73,7 +73,15 @@ export async function rowCounts() {
 export async function orderRow(number: string) {
   const row = await env.DB.prepare('select * from orders where number = ?').bind(number).first<Record<string, unknown>>();
   if (!row) throw new Error(`no order ${number}`);
-  return row as { id: string; status: string; subtotal_kobo: number; shipping_kobo: number; total_kobo: number; expires_at: number; created_at: number };
+  return row as {
+    id: string;
+    status: string;
+    subtotal_kobo: number;
+    shipping_kobo: number;
+    total_kobo: number;
+    expires_at: number;
+    created_at: number;
+  };
 }
 
 /** The order's history rows, oldest first. */
@@ -93,7 +101,14 @@ export async function emailsOf(number: string) {
   )
     .bind(number)
     .all<{
-      id: number; recipient: string; subject: string; text: string; html: string; status: string; attempts: number; lastError: string | null;
+      id: number;
+      recipient: string;
+      subject: string;
+      text: string;
+      html: string;
+      status: string;
+      attempts: number;
+      lastError: string | null;
       /** Unix seconds. */
       nextAttemptAt: number | null;
     }>();
@@ -103,4 +118,20 @@ export async function emailsOf(number: string) {
 /** Moves an order's hold time into the past, as if its 48 hours had run out. */
 export async function makeOverdue(number: string) {
   await env.DB.prepare('update orders set expires_at = unixepoch() - 60 where number = ?').bind(number).run();
+}
+
+/** A product's or an order's updated_at, in unix seconds (orders by number). */
+export async function updatedAtOf(table: 'products' | 'orders', key: string) {
+  const column = table === 'products' ? 'id' : 'number';
+  const row = await env.DB.prepare(`select updated_at as at from ${table} where ${column} = ?`).bind(key).first<{ at: number }>();
+  if (!row) throw new Error(`no row ${key} in ${table}`);
+  return row.at;
+}
+
+/** Moves a product's or an order's updated_at back to 2001, so that a change to the row shows; returns the time now in unix seconds. */
+export async function backdate(table: 'products' | 'orders', key: string) {
+  const column = table === 'products' ? 'id' : 'number';
+  await env.DB.prepare(`update ${table} set updated_at = 1000000000 where ${column} = ?`).bind(key).run();
+  expect(await updatedAtOf(table, key)).toBe(1_000_000_000);
+  return Math.floor(Date.now() / 1000);
 }

@@ -2,11 +2,12 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { openDb } from '../../functions/db/client.ts';
 import { readConfig } from '../../functions/env.ts';
-import { placeOrder as placeOrderInD1 } from '../../functions/orders/orders.ts';
+import { placeOrder as placeOrderInD1 } from '../../functions/orders/place.ts';
 import { placeOrderSchema } from '../../src/features/orders/checkout.ts';
 import type { PlacedOrder } from '../../src/features/orders/order-view.ts';
 import { postJson, type ErrorJson } from './client.ts';
 import {
+  backdate,
   customer,
   emailsOf,
   line,
@@ -20,6 +21,7 @@ import {
   setStock,
   SHIPPING,
   stockOf,
+  updatedAtOf,
 } from './orders-helpers.ts';
 
 /** Sends `body` and expects a refusal with `status` and `code` that stores nothing and leaves stock alone. */
@@ -37,8 +39,11 @@ async function expectRefused(body: unknown, status: number, code: string, produc
 describe('POST /api/orders: prices come from D1', () => {
   it('charges the D1 price × quantity + ₦1,500 shipping, ignoring totals the request claims', async () => {
     const stock = await stockOf(PS5.id);
+    const started = await backdate('products', PS5.id);
     const response = await postOrder({
-      ...orderRequest({ lines: [{ productId: PS5.id, variant: PS5.variant, quantity: 2, price: PS5.price, unitPrice: 1, lineTotal: 2 }] }),
+      ...orderRequest({
+        lines: [{ productId: PS5.id, variant: PS5.variant, quantity: 2, price: PS5.price, unitPrice: 1, lineTotal: 2 }],
+      }),
       subtotal: 100,
       shipping: 0,
       total: 100,
@@ -53,13 +58,26 @@ describe('POST /api/orders: prices come from D1', () => {
     expect(order).toMatchObject({ status: 'awaiting_payment', subtotal, shipping: SHIPPING, total: subtotal + SHIPPING });
     expect(order.number).toMatch(/^GTS-[0-9A-Z]{10}$/);
     expect(order.lines).toEqual([
-      expect.objectContaining({ productId: PS5.id, variant: PS5.variant, quantity: 2, unitPrice: PS5.price, lineTotal: subtotal }),
+      expect.objectContaining({
+        productId: PS5.id,
+        variant: PS5.variant,
+        quantity: 2,
+        unitPrice: PS5.price,
+        lineTotal: subtotal,
+      }),
     ]);
     expect(accessToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
     const row = await orderRow(order.number);
-    expect(row).toMatchObject({ status: 'awaiting_payment', subtotal_kobo: subtotal, shipping_kobo: SHIPPING, total_kobo: 169_950_000 });
+    expect(row).toMatchObject({
+      status: 'awaiting_payment',
+      subtotal_kobo: subtotal,
+      shipping_kobo: SHIPPING,
+      total_kobo: 169_950_000,
+    });
     expect(await stockOf(PS5.id)).toBe(stock - 2);
+    // Reserving the stock is a change to the product: its updated_at moves (drizzle's $onUpdate, inside the batch).
+    expect(await updatedAtOf('products', PS5.id)).toBeGreaterThanOrEqual(started);
     expect((await emailsOf(order.number)).map((e) => e.subject)).toEqual([`Your GTS order ${order.number}: transfer details`]);
   });
 
@@ -92,6 +110,7 @@ describe('POST /api/orders: prices come from D1', () => {
       accountNumber: '3081726354',
       amount: order.total,
       reference: order.number,
+      due: true,
     });
   });
 });
@@ -107,7 +126,8 @@ describe('the hold time', () => {
 });
 
 describe('POST /api/orders: refusals store nothing', () => {
-  const withLine = (change: Record<string, unknown>) => orderRequest({ lines: [{ productId: PS5.id, variant: PS5.variant, quantity: 1, price: PS5.price, ...change }] });
+  const withLine = (change: Record<string, unknown>) =>
+    orderRequest({ lines: [{ productId: PS5.id, variant: PS5.variant, quantity: 1, price: PS5.price, ...change }] });
   const withCustomer = (change: Record<string, unknown>) => orderRequest({ customer: { ...customer, ...change } });
 
   it.each([
@@ -115,14 +135,19 @@ describe('POST /api/orders: refusals store nothing', () => {
     ['a negative quantity', withLine({ quantity: -2 }), 'lines.0.quantity'],
     ['a fractional quantity', withLine({ quantity: 1.5 }), 'lines.0.quantity'],
     ['a huge quantity', withLine({ quantity: 1e9 }), 'lines.0.quantity'],
-    ['a quantity over 99', withLine({ quantity: 100 }), 'lines.0.quantity'],
+    ['a quantity over 5 (MAX_UNITS_PER_PRODUCT)', withLine({ quantity: 6 }), 'lines.0.quantity'],
     ['a quantity as text', withLine({ quantity: '2' }), 'lines.0.quantity'],
     ['a negative price', withLine({ price: -1 }), 'lines.0.price'],
     ['a product id that cannot be one', withLine({ productId: 'DROP TABLE' }), 'lines.0.productId'],
     ['no lines', orderRequest({ lines: [] }), 'lines'],
     [
       'the same product and variant twice',
-      orderRequest({ lines: [{ productId: PS5.id, variant: PS5.variant, quantity: 1, price: PS5.price }, { productId: PS5.id, variant: PS5.variant, quantity: 2, price: PS5.price }] }),
+      orderRequest({
+        lines: [
+          { productId: PS5.id, variant: PS5.variant, quantity: 1, price: PS5.price },
+          { productId: PS5.id, variant: PS5.variant, quantity: 2, price: PS5.price },
+        ],
+      }),
       'lines.1',
     ],
     ['a non-Nigerian phone', withCustomer({ phone: '+44 20 7946 0958' }), 'customer.phone'],
@@ -147,7 +172,11 @@ describe('POST /api/orders: refusals store nothing', () => {
     ['an unknown product', { productId: 'nokia-3310-classic' }, 'lines.0.productId'],
     ['an unknown variant', { variant: 'Blu-ray Edition' }, 'lines.0.variant'],
     ['no variant where one must be chosen', { variant: '' }, 'lines.0.variant'],
-    ['a variant of a product that has none', { productId: 'mario-kart-world', variant: 'Deluxe', price: 8_950_000 }, 'lines.0.variant'],
+    [
+      'a variant of a product that has none',
+      { productId: 'mario-kart-world', variant: 'Deluxe', price: 8_950_000 },
+      'lines.0.variant',
+    ],
   ])('refuses %s (checked against D1) with 400 naming %s', async (_, change, field) => {
     const error = await expectRefused(withLine(change), 400, 'invalid_request');
     expect(error.issues).toEqual([{ field, message: expect.any(String) }]);
@@ -155,7 +184,11 @@ describe('POST /api/orders: refusals store nothing', () => {
 
   it('names every bad line, not just the first', async () => {
     const body = orderRequest({
-      lines: [await line('hisense-55-a6-4k'), { ...(await line('jbl-flip-7')), variant: 'Gold' }, { ...(await line('ghost-of-yotei')), productId: 'no-such-game' }],
+      lines: [
+        await line('hisense-55-a6-4k'),
+        { ...(await line('jbl-flip-7')), variant: 'Gold' },
+        { ...(await line('ghost-of-yotei')), productId: 'no-such-game' },
+      ],
     });
     const error = await expectRefused(body, 400, 'invalid_request');
     expect(error.issues?.map((i) => i.field).sort()).toEqual(['lines.1.variant', 'lines.2.productId']);
@@ -179,7 +212,12 @@ describe('POST /api/orders: stock', () => {
   it('refuses a sold-out product with 409 out_of_stock naming the line', async () => {
     const soldOut = await line('valve-steam-deck-oled');
     expect(await stockOf(soldOut.productId)).toBe(0);
-    const error = await expectRefused(orderRequest({ lines: [await line('lg-43-ut80-4k'), soldOut] }), 409, 'out_of_stock', soldOut.productId);
+    const error = await expectRefused(
+      orderRequest({ lines: [await line('lg-43-ut80-4k'), soldOut] }),
+      409,
+      'out_of_stock',
+      soldOut.productId,
+    );
     expect(error.issues).toEqual([{ field: 'lines.1.quantity', message: expect.stringContaining('sold out') }]);
   });
 
@@ -213,7 +251,11 @@ describe('POST /api/orders: idempotency', () => {
     }
     expect(answers.map((a) => a.status)).toEqual([201, 200, 200, 200]);
     for (const replay of answers.slice(1)) expect(replay).toEqual({ ...answers[0], status: 200 });
-    expect(await rowCounts()).toMatchObject({ orders: before.orders + 1, orderLines: before.orderLines + 1, emails: before.emails + 1 });
+    expect(await rowCounts()).toMatchObject({
+      orders: before.orders + 1,
+      orderLines: before.orderLines + 1,
+      emails: before.emails + 1,
+    });
     expect(await stockOf(id)).toBe(stock - 2);
   });
 
@@ -228,7 +270,11 @@ describe('POST /api/orders: idempotency', () => {
     expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
     expect(new Set(answers.map((a) => a.order.number)).size).toBe(1);
     expect(new Set(answers.map((a) => a.accessToken)).size).toBe(1);
-    expect(await rowCounts()).toMatchObject({ orders: before.orders + 1, orderLines: before.orderLines + 1, orderEvents: before.orderEvents + 1 });
+    expect(await rowCounts()).toMatchObject({
+      orders: before.orders + 1,
+      orderLines: before.orderLines + 1,
+      orderEvents: before.orderEvents + 1,
+    });
     expect(await stockOf(id)).toBe(stock - 3);
   });
 
@@ -251,36 +297,44 @@ describe('POST /api/orders: concurrent checkouts never oversell', () => {
   it.each([
     { id: 'tecno-spark-40-pro', stock: 5, each: 1, shoppers: 25 },
     { id: 'itel-a90', stock: 7, each: 2, shoppers: 12 },
-  ])('$shoppers shoppers for $each of $stock in stock: only whole orders that fit succeed', async ({ id, stock, each, shoppers }) => {
-    await setStock(id, stock);
-    const orderLine = await line(id, each);
-    const responses = await Promise.all(Array.from({ length: shoppers }, () => postOrder(orderRequest({ lines: [orderLine] }))));
+  ])(
+    '$shoppers shoppers for $each of $stock in stock: only whole orders that fit succeed',
+    async ({ id, stock, each, shoppers }) => {
+      await setStock(id, stock);
+      const orderLine = await line(id, each);
+      const responses = await Promise.all(
+        Array.from({ length: shoppers }, () => postOrder(orderRequest({ lines: [orderLine] }))),
+      );
 
-    const winners = Math.floor(stock / each);
-    const statuses = responses.map((r) => r.status);
-    expect(statuses.filter((s) => s === 201)).toHaveLength(winners);
-    expect(statuses.filter((s) => s === 409)).toHaveLength(shoppers - winners);
-    for (const refused of responses.filter((r) => r.status === 409)) {
-      const { error } = await refused.json<ErrorJson>();
-      expect(error.code).toBe('out_of_stock');
-      expect(error.issues?.[0]?.field).toBe('lines.0.quantity');
-    }
-    expect(await stockOf(id)).toBe(stock - winners * each);
-    const sold = await env.DB.prepare('select sum(quantity) as n, count(distinct order_id) as orders from order_lines where product_id = ?')
-      .bind(id)
-      .first<{ n: number; orders: number }>();
-    expect(sold).toEqual({ n: winners * each, orders: winners });
-  });
+      const winners = Math.floor(stock / each);
+      const statuses = responses.map((r) => r.status);
+      expect(statuses.filter((s) => s === 201)).toHaveLength(winners);
+      expect(statuses.filter((s) => s === 409)).toHaveLength(shoppers - winners);
+      for (const refused of responses.filter((r) => r.status === 409)) {
+        const { error } = await refused.json<ErrorJson>();
+        expect(error.code).toBe('out_of_stock');
+        expect(error.issues?.[0]?.field).toBe('lines.0.quantity');
+      }
+      expect(await stockOf(id)).toBe(stock - winners * each);
+      const sold = await env.DB.prepare(
+        'select sum(quantity) as n, count(distinct order_id) as orders from order_lines where product_id = ?',
+      )
+        .bind(id)
+        .first<{ n: number; orders: number }>();
+      expect(sold).toEqual({ n: winners * each, orders: winners });
+    },
+  );
 });
 
 describe('POST /api/orders/quote', () => {
   it('prices lines from D1 and says what stops each one', async () => {
-    const response = await postJson('/orders/quote', { lines: [await line('lg-65-oled-evo-c5', 1), await line('google-pixel-10-pro')] });
+    const response = await postJson('/orders/quote', {
+      lines: [await line('lg-65-oled-evo-c5', 1), await line('google-pixel-10-pro')],
+    });
     expect(response.status).toBe(200);
     const quote = await response.json<{ ok: boolean; subtotal: number; lines: { problem?: { kind: string } }[] }>();
     expect(quote.ok).toBe(false);
     expect(quote.lines.map((l) => l.problem?.kind)).toEqual([undefined, 'insufficient_stock']);
     expect(quote.subtotal).toBe(384_900_000 + 174_900_000);
   });
-
 });

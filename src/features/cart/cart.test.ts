@@ -1,7 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { addItem, cartCount, cartSubtotal, MAX_LINE_QUANTITY, parseStoredCart, removeItem, setQuantity, type CartItem } from './cart.ts';
+import {
+  addItem,
+  cartCount,
+  cartSubtotal,
+  MAX_LINE_QUANTITY,
+  MAX_UNITS_PER_PRODUCT,
+  parseStoredCart,
+  removeItem,
+  setQuantity,
+  type CartItem,
+} from './cart.ts';
 
-const phone = { id: 'tecno-spark-30', name: 'Tecno Spark 30', price: 21_500_000, image: '/images/products/tecno-spark-30.svg', variant: '128GB' };
+const phone = {
+  id: 'tecno-spark-30',
+  name: 'Tecno Spark 30',
+  price: 21_500_000,
+  image: '/images/products/tecno-spark-30.svg',
+  variant: '128GB',
+};
 
 describe('cart rules', () => {
   it('adds a new line, then adds quantity to the same id and variant', () => {
@@ -13,7 +29,10 @@ describe('cart rules', () => {
 
   it('keeps another variant of the same product on its own line', () => {
     const cart = addItem(addItem([], phone), { ...phone, variant: '256GB' });
-    expect(cart.map((i) => [i.variant, i.quantity])).toEqual([['128GB', 1], ['256GB', 1]]);
+    expect(cart.map((i) => [i.variant, i.quantity])).toEqual([
+      ['128GB', 1],
+      ['256GB', 1],
+    ]);
   });
 
   it('removes only the line matching id and variant', () => {
@@ -28,7 +47,10 @@ describe('cart rules', () => {
     expect(setQuantity(cart, phone, -3)).toEqual([]);
   });
 
-  it('caps a line at the maximum quantity', () => {
+  it('caps a line at the maximum quantity: what one order may hold of one product (5)', () => {
+    expect(MAX_LINE_QUANTITY).toBe(MAX_UNITS_PER_PRODUCT);
+    expect(MAX_UNITS_PER_PRODUCT).toBe(5);
+    expect(addItem(addItem([], phone, 4), phone, 4)[0]?.quantity).toBe(5);
     expect(addItem([], phone, 500)[0]?.quantity).toBe(MAX_LINE_QUANTITY);
     expect(setQuantity(addItem([], phone), phone, 1000)[0]?.quantity).toBe(MAX_LINE_QUANTITY);
   });
@@ -44,6 +66,14 @@ describe('reading the stored cart', () => {
   it('reads a valid list and fills a missing variant', () => {
     const stored: Omit<CartItem, 'variant'>[] = [{ id: 'a', name: 'A', price: 100, image: '/a.svg', quantity: 2 }];
     expect(parseStoredCart(JSON.stringify(stored))).toEqual([{ ...stored[0], variant: '' }]);
+  });
+
+  it('keeps a line stored with more than the limit (an older cart), capped at it', () => {
+    const stored = [
+      { id: 'a', name: 'A', price: 100, image: '/a.svg', variant: '', quantity: 12 },
+      { id: 'b', name: 'B', price: 100, image: '/b.svg', variant: '', quantity: 2 },
+    ];
+    expect(parseStoredCart(JSON.stringify(stored)).map((i) => i.quantity)).toEqual([5, 2]);
   });
 
   it.each([null, '', 'not json', '{"items":1}', '[{"id":"a","quantity":"lots"}]', '[{"id":"a","price":-1}]'])(

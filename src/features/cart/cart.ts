@@ -6,7 +6,18 @@ import type { Kobo } from '../../lib/money.ts';
  * The cart's rules (spec section 4), pure so the islands, the header script and
  * the tests share them. A line is identified by product id plus variant.
  */
-export const MAX_LINE_QUANTITY = 99;
+
+/**
+ * The most units of one product one order may hold (issue 8: a consumer store, and a
+ * script must not be able to put the catalogue on hold). The one home of the rule: the
+ * cart caps a line at it, the checkout schema (src/features/orders/checkout.ts) refuses
+ * more across an order's lines, and the Worker enforces it (or a lower configured value).
+ * Here, not in checkout.ts, because this module must stay free of full zod.
+ */
+export const MAX_UNITS_PER_PRODUCT = 5;
+
+/** The most a cart line may hold: what one order may hold of one product. */
+export const MAX_LINE_QUANTITY = MAX_UNITS_PER_PRODUCT;
 
 export const cartItemSchema = z.object({
   id: z.string().check(z.minLength(1)),
@@ -15,7 +26,8 @@ export const cartItemSchema = z.object({
   price: z.int().check(z.minimum(0)),
   image: z.string(),
   variant: z._default(z.string(), ''),
-  quantity: z.int().check(z.minimum(1), z.maximum(MAX_LINE_QUANTITY)),
+  /** Not capped here: a cart stored when the limit was higher is capped when read, not dropped. */
+  quantity: z.int().check(z.minimum(1)),
 });
 
 export type CartItem = z.infer<typeof cartItemSchema>;
@@ -27,7 +39,7 @@ const storedCartSchema = z.catch(z.array(cartItemSchema), []);
 export function parseStoredCart(raw: string | undefined | null): CartItem[] {
   if (!raw) return [];
   try {
-    return storedCartSchema.parse(JSON.parse(raw));
+    return storedCartSchema.parse(JSON.parse(raw)).map((item) => ({ ...item, quantity: clamp(item.quantity) }));
   } catch {
     return [];
   }

@@ -3,6 +3,22 @@ import { BRANDS } from './brands.ts';
 import { CATEGORY_IDS } from './categories.ts';
 import { hasAtMostTwoDecimals } from '../../lib/money.ts';
 
+/** A product id: it becomes the product's URL, /product/{id}. */
+export const PRODUCT_ID_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+export const productIdSchema = z
+  .string({ error: 'Product id is required' })
+  .max(80, 'A product id is at most 80 characters')
+  .regex(PRODUCT_ID_PATTERN, 'Not a product id: use lowercase letters, digits and single dashes');
+
+export function isProductId(value: string): boolean {
+  return value.length <= 80 && PRODUCT_ID_PATTERN.test(value);
+}
+
+/** A product (or variant) can be bought while it has stock. */
+export function isInStock(stock: number): boolean {
+  return stock > 0;
+}
+
 /**
  * One product as a marketer writes it in src/data/products/<file>.json.
  * Prices are written in naira (what a marketer reads on a price tag) and turned
@@ -10,10 +26,7 @@ import { hasAtMostTwoDecimals } from '../../lib/money.ts';
  */
 export const catalogueEntrySchema = z
   .object({
-    id: z
-      .string()
-      .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'Use lowercase letters, digits and single dashes (it becomes the URL)')
-      .max(80),
+    id: productIdSchema,
     name: z.string().trim().min(2).max(120),
     brand: z.enum(BRANDS, { error: 'Must be one of the brands in src/features/catalogue/brands.ts' }),
     category: z.enum(CATEGORY_IDS, { error: 'Must be one of the category ids in src/features/catalogue/categories.ts' }),
@@ -23,9 +36,7 @@ export const catalogueEntrySchema = z
       .positive()
       .max(100_000_000)
       .refine(hasAtMostTwoDecimals, 'At most two decimals (kobo)'),
-    image: z
-      .string()
-      .regex(/^\/images\/products\/[a-z0-9-]+\.(svg|webp|png|jpg)$/, 'A local file under public/images/products/'),
+    image: z.string().regex(/^\/images\/products\/[a-z0-9-]+\.(svg|webp|png|jpg)$/, 'A local file under public/images/products/'),
     variants: z
       .array(z.string().trim().min(1).max(60))
       .max(20)

@@ -1,4 +1,5 @@
 import type { Product } from './product.ts';
+import { plainNaira } from '../../lib/money.ts';
 
 /** schema.org Product data for search engines (price in naira, as they expect). */
 export function productJsonLd(product: Product, site: URL): Record<string, unknown> {
@@ -12,14 +13,12 @@ export function productJsonLd(product: Product, site: URL): Record<string, unkno
     sku: product.id,
     brand: { '@type': 'Brand', name: product.brand },
     aggregateRating:
-      product.reviews > 0
-        ? { '@type': 'AggregateRating', ratingValue: product.rating, reviewCount: product.reviews }
-        : undefined,
+      product.reviews > 0 ? { '@type': 'AggregateRating', ratingValue: product.rating, reviewCount: product.reviews } : undefined,
     offers: {
       '@type': 'Offer',
       url,
       priceCurrency: 'NGN',
-      price: (product.price / 100).toFixed(2),
+      price: plainNaira(product.price),
       availability: product.inStock ? 'https://schema.org/InStock' : 'https://schema.org/OutOfStock',
       itemCondition: 'https://schema.org/NewCondition',
     },

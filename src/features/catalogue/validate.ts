@@ -1,4 +1,4 @@
-import { catalogueEntrySchema, type Product } from './product.ts';
+import { catalogueEntrySchema, isInStock, type Product } from './product.ts';
 import { nairaToKobo } from '../../lib/money.ts';
 import { z } from 'zod';
 
@@ -68,7 +68,7 @@ export function validateCatalogue(
         image: p.image,
         variants: p.variants,
         stock: p.stock,
-        inStock: p.stock > 0,
+        inStock: isInStock(p.stock),
         rating: p.rating,
         reviews: p.reviews,
         featured: p.featured,

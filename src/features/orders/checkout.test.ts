@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { ADA } from '../../../tests/fixtures/shopper.ts';
-import { customerSchema, orderLookupSchema, placeOrderSchema, quoteSchema, type CustomerInput } from './checkout.ts';
+import {
+  customerSchema,
+  MAX_ORDER_LINES,
+  MAX_UNITS_PER_PRODUCT,
+  orderLimitIssues,
+  orderLookupSchema,
+  placeOrderSchema,
+  quoteSchema,
+  type CustomerInput,
+} from './checkout.ts';
 
 const ada: CustomerInput = { ...ADA };
 
@@ -12,7 +21,9 @@ function messages(input: unknown): [string, string][] {
 
 describe('customerSchema', () => {
   it('accepts a full customer, trimming text, lower-casing the e-mail and normalising the phone', () => {
-    expect(customerSchema.parse({ ...ada, name: '  Ada Obi ', email: ' Ada.Obi@Example.COM ', phone: '+234 (803) 123-4567' })).toEqual({
+    expect(
+      customerSchema.parse({ ...ada, name: '  Ada Obi ', email: ' Ada.Obi@Example.COM ', phone: '+234 (803) 123-4567' }),
+    ).toEqual({
       ...ada,
       email: 'ada.obi@example.com',
       phone: '+2348031234567',
@@ -57,7 +68,11 @@ describe('placeOrderSchema', () => {
   const withLine = (change: object) => ({ ...order, lines: [{ ...order.lines[0], ...change }] });
 
   it('accepts an order, defaulting a missing variant to none, and drops fields it does not know', () => {
-    const parsed = placeOrderSchema.parse({ ...order, total: 1, lines: [{ productId: 'hisense-32-a4-hd', quantity: 2, price: 18_950_000, lineTotal: 1 }] });
+    const parsed = placeOrderSchema.parse({
+      ...order,
+      total: 1,
+      lines: [{ productId: 'hisense-32-a4-hd', quantity: 2, price: 18_950_000, lineTotal: 1 }],
+    });
     expect(parsed.lines).toEqual([{ productId: 'hisense-32-a4-hd', variant: '', quantity: 2, price: 18_950_000 }]);
     expect(parsed).not.toHaveProperty('total');
   });
@@ -66,6 +81,7 @@ describe('placeOrderSchema', () => {
     [0, 'lines.0.quantity'],
     [-1, 'lines.0.quantity'],
     [2.5, 'lines.0.quantity'],
+    [6, 'lines.0.quantity'],
     [100, 'lines.0.quantity'],
     [1e9, 'lines.0.quantity'],
     [Number.NaN, 'lines.0.quantity'],
@@ -74,9 +90,47 @@ describe('placeOrderSchema', () => {
     expect(fields(withLine({ quantity }))).toEqual([field]);
   });
 
-  it('accepts quantities from 1 to 99', () => {
+  it('accepts quantities from 1 to 5', () => {
+    expect(MAX_UNITS_PER_PRODUCT).toBe(5);
     expect(fields(withLine({ quantity: 1 }))).toEqual([]);
-    expect(fields(withLine({ quantity: 99 }))).toEqual([]);
+    expect(fields(withLine({ quantity: 5 }))).toEqual([]);
+  });
+
+  const issues = (input: unknown) => {
+    const result = placeOrderSchema.safeParse(input);
+    return result.success ? [] : result.error.issues.map((i) => [i.path.join('.'), i.message]);
+  };
+
+  it('says how many of one product an order may hold, also across its variants', () => {
+    expect(issues(withLine({ quantity: 6 }))).toEqual([['lines.0.quantity', 'You can order at most 5 of one product']]);
+    const twoVariants = {
+      ...order,
+      lines: [
+        { ...order.lines[0], quantity: 3 },
+        { ...order.lines[0], variant: 'Digital Edition', quantity: 3 },
+      ],
+    };
+    expect(issues(twoVariants)).toEqual([['lines.1.quantity', 'You can order at most 5 of one product']]);
+  });
+
+  it('says how many different items an order may have', () => {
+    expect(MAX_ORDER_LINES).toBe(10);
+    const lines = (n: number) => Array.from({ length: n }, (_, i) => ({ productId: `p-${i}`, quantity: 1, price: 1 }));
+    expect(issues({ ...order, lines: lines(10) })).toEqual([]);
+    expect(issues({ ...order, lines: lines(11) })).toEqual([['lines', 'An order can have at most 10 different items']]);
+  });
+
+  it("checks lower limits (the Worker's configured ones) with the same messages", () => {
+    const lines = [
+      { productId: 'a', variant: '', quantity: 2, price: 1 },
+      { productId: 'b', variant: 'x', quantity: 1, price: 1 },
+      { productId: 'b', variant: 'y', quantity: 2, price: 1 },
+    ];
+    expect(orderLimitIssues(lines, { maxUnitsPerProduct: 5, maxLines: 10 })).toEqual([]);
+    expect(orderLimitIssues(lines, { maxUnitsPerProduct: 2, maxLines: 2 })).toEqual([
+      { path: [], message: 'An order can have at most 2 different items' },
+      { path: [2, 'quantity'], message: 'You can order at most 2 of one product' },
+    ]);
   });
 
   it.each([
@@ -98,7 +152,7 @@ describe('placeOrderSchema', () => {
 
   it.each([
     [{ lines: [] }, 'lines'],
-    [{ lines: Array.from({ length: 51 }, (_, i) => ({ productId: `p-${i}`, quantity: 1, price: 1 })) }, 'lines'],
+    [{ lines: Array.from({ length: 11 }, (_, i) => ({ productId: `p-${i}`, quantity: 1, price: 1 })) }, 'lines'],
     [{ lines: undefined }, 'lines'],
     [{ idempotencyKey: undefined }, 'idempotencyKey'],
     [{ idempotencyKey: 'short' }, 'idempotencyKey'],
@@ -116,7 +170,10 @@ describe('placeOrderSchema', () => {
 
 describe('orderLookupSchema', () => {
   it('reads the order number in any case and the e-mail lower-cased', () => {
-    expect(orderLookupSchema.parse({ number: ' gts-7k3m9q2xwd ', email: 'Ada@Example.com' })).toEqual({ number: 'GTS-7K3M9Q2XWD', email: 'ada@example.com' });
+    expect(orderLookupSchema.parse({ number: ' gts-7k3m9q2xwd ', email: 'Ada@Example.com' })).toEqual({
+      number: 'GTS-7K3M9Q2XWD',
+      email: 'ada@example.com',
+    });
   });
 
   it('asks for a missing order number first', () => {

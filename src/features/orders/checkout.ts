@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { MAX_LINE_QUANTITY } from '../cart/cart.ts';
+import { MAX_UNITS_PER_PRODUCT } from '../cart/cart.ts';
+import { productIdSchema } from '../catalogue/product.ts';
+import { addressText, emailSchema, singleLineText } from '../../lib/fields.ts';
 import { NIGERIAN_STATES, normalizeNigerianPhone } from './nigeria.ts';
 
 /**
@@ -15,10 +17,9 @@ const required = (label: string, max: number) =>
     .max(max, `Your ${label} must be at most ${max} characters`);
 
 export const customerSchema = z.object({
-  name: required('full name', 100).pipe(z.string().min(2, 'Please enter your full name')),
-  email: required('email address', 254)
-    .toLowerCase()
-    .pipe(z.email({ error: 'Please enter a valid email address' })),
+  /** Names, the city and the address are single lines (src/lib/fields.ts): they go into e-mails and must not start paragraphs there. */
+  name: singleLineText('full name', 100).pipe(z.string().min(2, 'Please enter your full name')),
+  email: emailSchema,
   phone: required('phone number', 30).transform((value, ctx) => {
     const phone = normalizeNigerianPhone(value);
     if (!phone) {
@@ -27,8 +28,8 @@ export const customerSchema = z.object({
     }
     return phone;
   }),
-  address: required('delivery address', 200).pipe(z.string().min(5, 'Please enter your full delivery address')),
-  city: required('city', 80),
+  address: addressText('delivery address', 200).pipe(z.string().min(5, 'Please enter your full delivery address')),
+  city: singleLineText('city', 80),
   state: z.enum(NIGERIAN_STATES, { error: 'Please choose your state' }),
 });
 
@@ -36,16 +37,55 @@ export type CustomerInput = z.input<typeof customerSchema>;
 export type Customer = z.output<typeof customerSchema>;
 export type CustomerField = keyof CustomerInput;
 
-export const MAX_ORDER_LINES = 50;
+/**
+ * Per-order limits that fit a consumer store (issue 8), so one order cannot put much of
+ * the catalogue on hold: at most MAX_UNITS_PER_PRODUCT units of one product (summed over
+ * its variants; the constant lives with the cart's rules) and MAX_ORDER_LINES different
+ * items. These shared defaults are what the browser knows and the schema below checks;
+ * the Worker may be configured lower (vars of the same names) and then enforces
+ * min(config, default) with orderLimitIssues(): a lower value is refused with the same
+ * messages, a higher one cannot raise the limit past this schema.
+ */
+export { MAX_UNITS_PER_PRODUCT };
+export const MAX_ORDER_LINES = 10;
+
+export interface OrderLimits {
+  maxUnitsPerProduct: number;
+  maxLines: number;
+}
+
+const tooManyUnits = (max: number) => `You can order at most ${max} of one product`;
+const tooManyLines = (max: number) => `An order can have at most ${max} different items`;
+
+/**
+ * What breaks the limits: the list itself (path []) when it has too many lines, and
+ * the line at which a product's units (over all its lines) pass the maximum.
+ */
+export function orderLimitIssues(
+  lines: readonly Pick<OrderLineRequest, 'productId' | 'quantity'>[],
+  { maxUnitsPerProduct, maxLines }: OrderLimits,
+): { path: (string | number)[]; message: string }[] {
+  const issues: { path: (string | number)[]; message: string }[] = [];
+  if (lines.length > maxLines) issues.push({ path: [], message: tooManyLines(maxLines) });
+  const units = new Map<string, number>();
+  lines.forEach((line, index) => {
+    const before = units.get(line.productId) ?? 0;
+    units.set(line.productId, before + line.quantity);
+    if (before <= maxUnitsPerProduct && before + line.quantity > maxUnitsPerProduct) {
+      issues.push({ path: [index, 'quantity'], message: tooManyUnits(maxUnitsPerProduct) });
+    }
+  });
+  return issues;
+}
 
 export const orderLineSchema = z.object({
-  productId: z.string({ error: 'Product id is required' }).regex(/^[a-z0-9-]{1,80}$/, 'Not a product id'),
+  productId: productIdSchema,
   variant: z.string().trim().max(80).default(''),
   quantity: z
     .number({ error: 'Quantity must be a number' })
     .int('Quantity must be a whole number')
     .min(1, 'Quantity must be at least 1')
-    .max(MAX_LINE_QUANTITY, `Quantity can be at most ${MAX_LINE_QUANTITY}`),
+    .max(MAX_UNITS_PER_PRODUCT, tooManyUnits(MAX_UNITS_PER_PRODUCT)),
   /** The unit price (kobo) the shopper saw. Never charged: compared with D1 to report a change. */
   price: z.number({ error: 'Price must be a number' }).int('Price must be in kobo').min(0),
 });
@@ -61,8 +101,15 @@ export const placeOrderSchema = z.object({
   lines: z
     .array(orderLineSchema, { error: 'The order needs a list of lines' })
     .min(1, 'Your cart is empty')
-    .max(MAX_ORDER_LINES, `An order can have at most ${MAX_ORDER_LINES} lines`)
+    .max(MAX_ORDER_LINES, tooManyLines(MAX_ORDER_LINES))
     .superRefine((lines, ctx) => {
+      // The list's length is checked by max() above, a line's own quantity by orderLineSchema
+      // (zod still runs this when a line failed); here, a product's units over several lines.
+      for (const issue of orderLimitIssues(lines, { maxUnitsPerProduct: MAX_UNITS_PER_PRODUCT, maxLines: MAX_ORDER_LINES })) {
+        const own = lines[issue.path[0] as number]?.quantity;
+        const lineAlreadyRefused = !Number.isInteger(own) || own! < 1 || own! > MAX_UNITS_PER_PRODUCT;
+        if (issue.path.length && !lineAlreadyRefused) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+      }
       const seen = new Set<string>();
       lines.forEach((line, index) => {
         const key = `${line.productId}\u0000${line.variant}`;

@@ -1,28 +1,38 @@
 import { describe, expect, it } from 'vitest';
 import {
   awaitsPayment,
+  expiresByClock,
   isClosedWithoutSale,
   nextStatus,
+  ORDER_ACTORS,
   ORDER_EVENTS,
   ORDER_STATUSES,
+  showsPaymentDetails,
   statusBadge,
-  type OrderActor,
-  type OrderEvent,
   type OrderStatus,
 } from './order-status.ts';
 
+/**
+ * The specification of the order life cycle (docs/architecture.md, decisions 005 and 007),
+ * written out here and not derived from the code: the statuses, events and actors, and for
+ * every status × event the outcome when the customer, an admin and the system ask for it.
+ */
+const STATUSES = ['awaiting_payment', 'payment_reported', 'paid', 'shipped', 'delivered', 'cancelled', 'expired'] as const;
+const EVENTS = ['report_payment', 'confirm_payment', 'ship', 'deliver', 'cancel', 'expire'] as const;
+const ACTORS = ['customer', 'admin', 'system'] as const;
+
 /** What a move leads to: the new status, 'illegal' (409: not from here) or 'forbidden' (403: not by this actor). */
-type Outcome = OrderStatus | 'illegal' | 'forbidden';
+type Outcome = (typeof STATUSES)[number] | 'illegal' | 'forbidden';
 const X = 'illegal';
 const F = 'forbidden';
 
-/**
- * The whole life cycle, written out: for each status and event, the outcome when
- * the customer, an admin and the system ask for it.
- */
-const EXPECTED: Record<OrderStatus, Record<OrderEvent, [customer: Outcome, admin: Outcome, system: Outcome]>> = {
+const EXPECTED: Record<
+  (typeof STATUSES)[number],
+  Record<(typeof EVENTS)[number], [customer: Outcome, admin: Outcome, system: Outcome]>
+> = {
   awaiting_payment: {
     report_payment: ['payment_reported', F, F],
+    // An admin may confirm a transfer seen before the shopper reported it.
     confirm_payment: [F, 'paid', F],
     ship: [F, X, F],
     deliver: [F, X, F],
@@ -34,8 +44,10 @@ const EXPECTED: Record<OrderStatus, Record<OrderEvent, [customer: Outcome, admin
     confirm_payment: [F, 'paid', F],
     ship: [F, X, F],
     deliver: [F, X, F],
+    // Once a transfer is reported, only a person who checked the bank statement drops the order.
     cancel: [F, 'cancelled', F],
-    expire: [F, F, X],
+    // Decision 007, amended: a report nobody confirms within PAYMENT_REPORT_HOLD_HOURS expires too.
+    expire: [F, F, 'expired'],
   },
   paid: {
     report_payment: [X, F, F],
@@ -79,16 +91,21 @@ const EXPECTED: Record<OrderStatus, Record<OrderEvent, [customer: Outcome, admin
   },
 };
 
-const ACTORS: OrderActor[] = ['customer', 'admin', 'system'];
+/** Only the closings without a sale put the order's stock back on sale. */
+const RELEASES_STOCK: readonly Outcome[] = ['cancelled', 'expired'];
 
-const cases = ORDER_STATUSES.flatMap((from) =>
-  ORDER_EVENTS.flatMap((event) => ACTORS.map((actor, i) => [from, event, actor, EXPECTED[from][event][i]!] as const)),
+const cases = Object.entries(EXPECTED).flatMap(([from, events]) =>
+  Object.entries(events).flatMap(([event, outcomes]) =>
+    ACTORS.map((actor, i) => [from as OrderStatus, event as (typeof EVENTS)[number], actor, outcomes[i]!] as const),
+  ),
 );
 
 describe('nextStatus', () => {
-  it('is tested for every status, event and actor', () => {
-    expect(cases).toHaveLength(ORDER_STATUSES.length * ORDER_EVENTS.length * ACTORS.length);
-    expect(Object.keys(EXPECTED).sort()).toEqual([...ORDER_STATUSES].sort());
+  it('knows exactly the statuses, events and actors of the specification', () => {
+    expect([...ORDER_STATUSES]).toEqual([...STATUSES]);
+    expect([...ORDER_EVENTS]).toEqual([...EVENTS]);
+    expect([...ORDER_ACTORS]).toEqual([...ACTORS]);
+    expect(cases).toHaveLength(7 * 6 * 3);
   });
 
   it.each(cases)('%s + %s by %s → %s', (from, event, actor, outcome) => {
@@ -96,7 +113,7 @@ describe('nextStatus', () => {
     if (outcome === X || outcome === F) {
       expect(move).toEqual({ ok: false, reason: outcome === X ? 'illegal' : 'not_allowed', message: expect.any(String) });
     } else {
-      expect(move).toEqual({ ok: true, from, to: outcome, releasesStock: outcome === 'cancelled' || outcome === 'expired' });
+      expect(move).toEqual({ ok: true, from, to: outcome, releasesStock: RELEASES_STOCK.includes(outcome) });
     }
   });
 
@@ -105,7 +122,9 @@ describe('nextStatus', () => {
     expect(nextStatus('awaiting_payment', 'confirm_payment', 'customer')).toMatchObject({
       message: 'A customer cannot confirm payment for an order that is awaiting payment.',
     });
-    expect(nextStatus('paid', 'report_payment', 'admin')).toMatchObject({ message: 'An admin cannot report payment for an order that is paid, being packed.' });
+    expect(nextStatus('paid', 'report_payment', 'admin')).toMatchObject({
+      message: 'An admin cannot report payment for an order that is paid, being packed.',
+    });
     expect(nextStatus('payment_reported', 'cancel', 'customer')).toMatchObject({
       message: 'A customer cannot cancel an order that is payment reported, waiting for us to confirm the transfer.',
     });
@@ -127,16 +146,28 @@ describe('statusBadge', () => {
 
   it('tells the three processing states apart in its detail', () => {
     const details = (['awaiting_payment', 'payment_reported', 'paid'] as const).map((s) => statusBadge(s).detail);
-    expect(details).toEqual(['Awaiting payment', 'Payment reported, waiting for us to confirm the transfer', 'Paid, being packed']);
+    expect(details).toEqual([
+      'Awaiting payment',
+      'Payment reported, waiting for us to confirm the transfer',
+      'Paid, being packed',
+    ]);
   });
 });
 
 describe('status helpers', () => {
   it('asks for the transfer only while awaiting payment', () => {
-    expect(ORDER_STATUSES.filter(awaitsPayment)).toEqual(['awaiting_payment']);
+    expect(STATUSES.filter(awaitsPayment)).toEqual(['awaiting_payment']);
+  });
+
+  it('shows the bank details while the transfer is due and after it was reported (the shopper may check what they sent)', () => {
+    expect(STATUSES.filter(showsPaymentDetails)).toEqual(['awaiting_payment', 'payment_reported']);
+  });
+
+  it('lets the clock expire unpaid orders and unconfirmed payment reports, nothing else', () => {
+    expect(STATUSES.filter(expiresByClock)).toEqual(['awaiting_payment', 'payment_reported']);
   });
 
   it('counts cancelled and expired orders as closed without a sale', () => {
-    expect(ORDER_STATUSES.filter(isClosedWithoutSale)).toEqual(['cancelled', 'expired']);
+    expect(STATUSES.filter(isClosedWithoutSale)).toEqual(['cancelled', 'expired']);
   });
 });

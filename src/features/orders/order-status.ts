@@ -5,7 +5,7 @@
  *
  *   awaiting_payment ──report_payment──▶ payment_reported ──confirm_payment──▶ paid ──ship──▶ shipped ──deliver──▶ delivered
  *          │  └────────────confirm_payment (transfer seen before the shopper reported it)────────▶ paid
- *          ├──expire (unpaid past its hold time)──▶ expired
+ *          ├──expire (unpaid past its hold time)──▶ expired ◀──expire (report not confirmed within its hold)── payment_reported
  *          └──cancel (from any state before shipped)──▶ cancelled
  */
 export const ORDER_STATUSES = [
@@ -23,7 +23,8 @@ export const ORDER_EVENTS = ['report_payment', 'confirm_payment', 'ship', 'deliv
 export type OrderEvent = (typeof ORDER_EVENTS)[number];
 
 /** Who asks for a move: the shopper holding the order, a store admin, or the Worker itself. */
-export type OrderActor = 'customer' | 'admin' | 'system';
+export const ORDER_ACTORS = ['customer', 'admin', 'system'] as const;
+export type OrderActor = (typeof ORDER_ACTORS)[number];
 
 interface Move {
   from: readonly OrderStatus[];
@@ -37,9 +38,10 @@ const MOVES: Record<OrderEvent, Move> = {
   ship: { from: ['paid'], to: 'shipped', by: ['admin'] },
   deliver: { from: ['shipped'], to: 'delivered', by: ['admin'] },
   cancel: { from: ['awaiting_payment', 'payment_reported', 'paid'], to: 'cancelled', by: ['admin', 'customer'] },
-  // Only an order nobody has paid for, or said they paid for, expires: once a shopper reports
-  // a transfer, a person checks the bank statement before the order is dropped.
-  expire: { from: ['awaiting_payment'], to: 'expired', by: ['system'] },
+  // An unpaid order expires after ORDER_HOLD_HOURS; a reported transfer nobody confirms within
+  // PAYMENT_REPORT_HOLD_HOURS expires too, or a report with no money behind it would hold the
+  // stock for good (docs/decisions/007-what-expires.md, amended).
+  expire: { from: ['awaiting_payment', 'payment_reported'], to: 'expired', by: ['system'] },
 };
 
 /** A customer may only cancel an order they have not yet reported paying for. */
@@ -52,7 +54,11 @@ export type Transition =
 export function nextStatus(from: OrderStatus, event: OrderEvent, actor: OrderActor): Transition {
   const move = MOVES[event];
   if (!move.by.includes(actor) || (event === 'cancel' && actor === 'customer' && !CUSTOMER_CANCELLABLE.includes(from))) {
-    return { ok: false, reason: 'not_allowed', message: `${actor === 'admin' ? 'An' : 'A'} ${actor} cannot ${VERB[event]} an order that is ${statusText(from)}.` };
+    return {
+      ok: false,
+      reason: 'not_allowed',
+      message: `${actor === 'admin' ? 'An' : 'A'} ${actor} cannot ${VERB[event]} an order that is ${statusText(from)}.`,
+    };
   }
   if (!move.from.includes(from)) {
     return { ok: false, reason: 'illegal', message: `An order that is ${statusText(from)} cannot be ${PAST[event]}.` };
@@ -63,6 +69,19 @@ export function nextStatus(from: OrderStatus, event: OrderEvent, actor: OrderAct
 /** States in which the shopper still owes the transfer (bank details are shown). */
 export function awaitsPayment(status: OrderStatus): boolean {
   return status === 'awaiting_payment';
+}
+
+/**
+ * States in which the order shows where the money goes (bank, account, amount, reference):
+ * while it is due, and after the shopper reported it, who may need to check what they sent.
+ */
+export function showsPaymentDetails(status: OrderStatus): boolean {
+  return status === 'awaiting_payment' || status === 'payment_reported';
+}
+
+/** States the clock ends: the order holds stock until `expiresAt`, then expires. */
+export function expiresByClock(status: OrderStatus): boolean {
+  return MOVES.expire.from.includes(status);
 }
 
 /** Stock held for the order is back on sale. */
@@ -126,4 +145,3 @@ const PAST: Record<OrderEvent, string> = {
   cancel: 'cancelled',
   expire: 'expired',
 };
-

@@ -19,8 +19,13 @@ export const orderViewSchema = z.object({
   number: z.string(),
   status: z.enum(ORDER_STATUSES),
   createdAt: z.iso.datetime(),
-  /** When an unpaid order stops holding its items. */
+  /**
+   * When the order stops holding its items and expires if nothing happens: for an unpaid
+   * order, placed + holdHours; once payment is reported, the report + holdHours (the time
+   * the store has to see the transfer). Meaningless once paid or closed.
+   */
   expiresAt: z.iso.datetime(),
+  /** The hold that `expiresAt` counts: ORDER_HOLD_HOURS, or PAYMENT_REPORT_HOLD_HOURS after a report. */
   holdHours: z.number().positive(),
   customer: z.object({
     name: z.string(),
@@ -44,12 +49,18 @@ export const orderViewSchema = z.object({
   subtotal: kobo,
   shipping: kobo,
   total: kobo,
-  /** What to transfer and where, while the order still waits for payment; otherwise null. */
+  /**
+   * What to transfer and where: while the order waits for payment (`due: true`), and after
+   * the shopper reported the transfer (`due: false`: they may want to check what they sent);
+   * otherwise null.
+   */
   payment: z.nullable(
     bankAccountSchema.extend({
       amount: kobo,
       /** The order number, to put in the transfer's narration. */
       reference: z.string(),
+      /** True while the transfer is still owed; false once the shopper reported it. */
+      due: z.boolean(),
     }),
   ),
   history: z.array(z.object({ status: z.enum(ORDER_STATUSES), at: z.iso.datetime() })),

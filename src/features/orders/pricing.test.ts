@@ -1,16 +1,35 @@
 import { describe, expect, it } from 'vitest';
 import type { OrderLineRequest } from './checkout.ts';
-import { priceOrder, SHIPPING_FEE, type PricingProduct } from './pricing.ts';
+import { priceOrder, SHIPPING_FEE, STOCK_SHOWN_UP_TO, type PricingProduct } from './pricing.ts';
 
 const ps5: PricingProduct = {
-  id: 'sony-playstation-5-slim', name: 'Sony PlayStation 5 Slim', price: 84_900_000, image: '/images/products/sony-playstation-5-slim.svg',
-  variants: ['Disc Edition', 'Digital Edition'], stock: 3,
+  id: 'sony-playstation-5-slim',
+  name: 'Sony PlayStation 5 Slim',
+  price: 84_900_000,
+  image: '/images/products/sony-playstation-5-slim.svg',
+  variants: ['Disc Edition', 'Digital Edition'],
+  stock: 3,
 };
-const tv: PricingProduct = { id: 'hisense-32-a4-hd', name: 'Hisense 32" A4 HD', price: 18_950_000, image: '/images/products/hisense-32-a4-hd.svg', variants: [], stock: 10 };
+const tv: PricingProduct = {
+  id: 'hisense-32-a4-hd',
+  name: 'Hisense 32" A4 HD',
+  price: 18_950_000,
+  image: '/images/products/hisense-32-a4-hd.svg',
+  variants: [],
+  stock: 10,
+};
 const catalogue = new Map([ps5, tv].map((p) => [p.id, p]));
 
-const line = (product: PricingProduct, quantity = 1, variant = product.variants[0] ?? '', price = product.price): OrderLineRequest => ({
-  productId: product.id, variant, quantity, price,
+const line = (
+  product: PricingProduct,
+  quantity = 1,
+  variant = product.variants[0] ?? '',
+  price = product.price,
+): OrderLineRequest => ({
+  productId: product.id,
+  variant,
+  quantity,
+  price,
 });
 
 describe('priceOrder', () => {
@@ -31,14 +50,34 @@ describe('priceOrder', () => {
     expect(quote.ok).toBe(false);
     expect(quote.lines.map((l) => l.available)).toEqual([3, 1]);
     expect(quote.lines[0]!.problem).toBeUndefined();
-    expect(quote.lines[1]!.problem).toEqual({ kind: 'insufficient_stock', available: 1, message: 'Only 1 of Sony PlayStation 5 Slim left' });
+    expect(quote.lines[1]!.problem).toEqual({
+      kind: 'insufficient_stock',
+      available: 1,
+      message: 'Only 1 of Sony PlayStation 5 Slim left',
+    });
     expect(priceOrder([line(ps5, 2, 'Disc Edition'), line(ps5, 1, 'Digital Edition')], catalogue).ok).toBe(true);
+  });
+
+  it('never tells more stock than one order may take: available is capped at the per-product limit', () => {
+    const plenty = new Map([[tv.id, { ...tv, stock: 57 }]]);
+    expect(STOCK_SHOWN_UP_TO).toBe(5);
+    expect(priceOrder([line(tv, 1)], plenty).lines[0]).toMatchObject({ available: 5 });
+    expect(priceOrder([line(tv, 1)], plenty).lines[0]!.problem).toBeUndefined();
+    const few = new Map([[tv.id, { ...tv, stock: 4 }]]);
+    expect(priceOrder([line(tv, 1)], few).lines[0]!.available).toBe(4);
+    expect(priceOrder([line(tv, 5)], few).lines[0]!.problem).toEqual({
+      kind: 'insufficient_stock',
+      available: 4,
+      message: 'Only 4 of Hisense 32" A4 HD left',
+    });
   });
 
   it('says sold out when none are left', () => {
     const soldOut = new Map([[ps5.id, { ...ps5, stock: 0 }]]);
     expect(priceOrder([line(ps5)], soldOut).lines[0]!.problem).toEqual({
-      kind: 'insufficient_stock', available: 0, message: 'Sony PlayStation 5 Slim is sold out',
+      kind: 'insufficient_stock',
+      available: 0,
+      message: 'Sony PlayStation 5 Slim is sold out',
     });
   });
 
@@ -53,7 +92,11 @@ describe('priceOrder', () => {
   });
 
   it.each([
-    ['a variant the product does not come in', line(ps5, 1, 'Blu-ray Edition'), 'Sony PlayStation 5 Slim does not come in "Blu-ray Edition"'],
+    [
+      'a variant the product does not come in',
+      line(ps5, 1, 'Blu-ray Edition'),
+      'Sony PlayStation 5 Slim does not come in "Blu-ray Edition"',
+    ],
     ['no variant for a product that needs one', line(ps5, 1, ''), 'Sony PlayStation 5 Slim does not come in ""'],
     ['a variant for a product that has none', line(tv, 1, 'Wall mount'), 'Hisense 32" A4 HD does not come in "Wall mount"'],
   ])('refuses %s', (_, request, message) => {
@@ -63,7 +106,11 @@ describe('priceOrder', () => {
   it('refuses an unknown product without pricing it', () => {
     const quote = priceOrder([line(tv), { productId: 'nokia-3310', variant: '', quantity: 1, price: 100 }], catalogue);
     expect(quote.ok).toBe(false);
-    expect(quote.lines[1]).toMatchObject({ unitPrice: 0, lineTotal: 0, problem: { kind: 'unavailable', message: 'This product is no longer sold' } });
+    expect(quote.lines[1]).toMatchObject({
+      unitPrice: 0,
+      lineTotal: 0,
+      problem: { kind: 'unavailable', message: 'This product is no longer sold' },
+    });
     expect(quote.subtotal).toBe(tv.price);
   });
 

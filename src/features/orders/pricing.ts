@@ -1,40 +1,68 @@
+import { z } from 'zod';
 import { formatNaira, type Kobo } from '../../lib/money.ts';
+import { MAX_UNITS_PER_PRODUCT } from '../cart/cart.ts';
 import type { Product } from '../catalogue/product.ts';
 import type { OrderLineRequest } from './checkout.ts';
 
 /** Flat delivery fee per order: ₦1,500 (spec section 9). */
 export const SHIPPING_FEE: Kobo = 150_000;
 
+/**
+ * The quote tells the exact number of units left only up to this many (issue 8): one
+ * order may take at most MAX_UNITS_PER_PRODUCT of a product, so a larger number is of no
+ * use to a shopper and would only tell a script how much there is to put on hold.
+ */
+export const STOCK_SHOWN_UP_TO = MAX_UNITS_PER_PRODUCT;
+
 export type PricingProduct = Pick<Product, 'id' | 'name' | 'price' | 'image' | 'variants' | 'stock'>;
 
+const kobo = z.number().int();
+
 /** Why a line cannot be ordered as it stands. */
-export type LineProblem =
-  | { kind: 'unavailable'; message: string }
-  | { kind: 'unknown_variant'; message: string }
-  | { kind: 'price_changed'; message: string; price: Kobo }
-  | { kind: 'insufficient_stock'; message: string; available: number };
+export const lineProblemSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('unavailable'), message: z.string() }),
+  z.object({ kind: z.literal('unknown_variant'), message: z.string() }),
+  z.object({ kind: z.literal('price_changed'), message: z.string(), price: kobo }),
+  z.object({ kind: z.literal('insufficient_stock'), message: z.string(), available: z.number().int() }),
+]);
+export type LineProblem = z.infer<typeof lineProblemSchema>;
+export type LineProblemKind = LineProblem['kind'];
 
-export interface PricedLine {
-  productId: string;
-  variant: string;
-  name: string;
-  image: string;
-  quantity: number;
+/**
+ * Whether the shopper has to change the line before checking out. A changed price
+ * does not block: the cart takes the new price and shows it.
+ */
+export function blocksCheckout(problem: LineProblem | undefined): boolean {
+  return problem !== undefined && problem.kind !== 'price_changed';
+}
+
+export const pricedLineSchema = z.object({
+  productId: z.string(),
+  variant: z.string(),
+  name: z.string(),
+  image: z.string(),
+  quantity: z.number().int(),
   /** The live price from the database, the only one ever charged. */
-  unitPrice: Kobo;
-  lineTotal: Kobo;
-  /** Units left for this line once earlier lines of the same product are counted. */
-  available: number;
-  problem?: LineProblem;
-}
+  unitPrice: kobo,
+  lineTotal: kobo,
+  /**
+   * Units left for this line once earlier lines of the same product are counted, capped
+   * at STOCK_SHOWN_UP_TO (5): 5 means "5 or more"; below it, the exact number.
+   */
+  available: z.number().int(),
+  problem: lineProblemSchema.optional(),
+});
+export type PricedLine = z.infer<typeof pricedLineSchema>;
 
-export interface Quote {
-  lines: PricedLine[];
-  subtotal: Kobo;
-  shipping: Kobo;
-  total: Kobo;
-  ok: boolean;
-}
+/** A cart priced from the live catalogue: POST /api/orders/quote's answer, and what placing an order checks. */
+export const quoteResultSchema = z.object({
+  lines: z.array(pricedLineSchema),
+  subtotal: kobo,
+  shipping: kobo,
+  total: kobo,
+  ok: z.boolean(),
+});
+export type Quote = z.infer<typeof quoteResultSchema>;
 
 /**
  * Prices an order from the catalogue's live rows. Pure: the Worker passes what it
@@ -47,28 +75,50 @@ export function priceOrder(lines: readonly OrderLineRequest[], catalogue: Readon
     const product = catalogue.get(line.productId);
     if (!product) {
       return {
-        productId: line.productId, variant: line.variant, name: line.productId, image: '', quantity: line.quantity,
-        unitPrice: 0, lineTotal: 0, available: 0,
+        productId: line.productId,
+        variant: line.variant,
+        name: line.productId,
+        image: '',
+        quantity: line.quantity,
+        unitPrice: 0,
+        lineTotal: 0,
+        available: 0,
         problem: { kind: 'unavailable', message: 'This product is no longer sold' },
       };
     }
     const before = claimed.get(product.id) ?? 0;
     claimed.set(product.id, before + line.quantity);
     const available = Math.max(0, product.stock - before);
+    // What the answer says: never more than STOCK_SHOWN_UP_TO (a line within the per-product
+    // limit that is short of stock is short by an exact number below it).
+    const shown = Math.min(available, STOCK_SHOWN_UP_TO);
     const base = {
-      productId: product.id, variant: line.variant, name: product.name, image: product.image,
-      quantity: line.quantity, unitPrice: product.price, lineTotal: product.price * line.quantity, available,
+      productId: product.id,
+      variant: line.variant,
+      name: product.name,
+      image: product.image,
+      quantity: line.quantity,
+      unitPrice: product.price,
+      lineTotal: product.price * line.quantity,
+      available: shown,
     };
     const variantOk = product.variants.length ? product.variants.includes(line.variant) : line.variant === '';
     if (!variantOk) {
       return { ...base, problem: { kind: 'unknown_variant', message: `${product.name} does not come in "${line.variant}"` } };
     }
     if (line.quantity > available) {
-      const message = available === 0 ? `${product.name} is sold out` : `Only ${available} of ${product.name} left`;
-      return { ...base, problem: { kind: 'insufficient_stock', message, available } };
+      const message = shown === 0 ? `${product.name} is sold out` : `Only ${shown} of ${product.name} left`;
+      return { ...base, problem: { kind: 'insufficient_stock', message, available: shown } };
     }
     if (line.price !== product.price) {
-      return { ...base, problem: { kind: 'price_changed', message: `${product.name} now costs ${formatNaira(product.price)} (was ${formatNaira(line.price)})`, price: product.price } };
+      return {
+        ...base,
+        problem: {
+          kind: 'price_changed',
+          message: `${product.name} now costs ${formatNaira(product.price)} (was ${formatNaira(line.price)})`,
+          price: product.price,
+        },
+      };
     }
     return base;
   });

@@ -2,7 +2,7 @@ import { validateCatalogue } from './validate.ts';
 import type { Product } from './product.ts';
 
 /**
- * The catalogue as the build sees it: the marketer's data files, validated. Pages
+ * The catalogue as the build sees it (build-time only: Vite's import.meta.glob): the marketer's data files, validated. Pages
  * are pre-rendered from it; at runtime D1 (seeded from the same files) is the truth
  * and the islands refresh prices and stock from the API.
  */

@@ -1,13 +1,9 @@
-import { z } from 'zod/mini';
+import { errorBodySchema } from '../../lib/api-error.ts';
 
 export interface SubscribeResult {
   ok: boolean;
   message: string;
 }
-
-const errorSchema = z.object({
-  error: z.object({ message: z.string(), issues: z.optional(z.array(z.object({ message: z.string() }))) }),
-});
 
 /** Posts the address; answers with the spec's messages (section 8). */
 export async function subscribeToNewsletter(email: string): Promise<SubscribeResult> {
@@ -19,7 +15,7 @@ export async function subscribeToNewsletter(email: string): Promise<SubscribeRes
       body: JSON.stringify({ email }),
     });
     if (response.ok) return { ok: true, message: 'Thank you for subscribing!' };
-    const body = errorSchema.safeParse(await response.json().catch(() => null));
+    const body = errorBodySchema.safeParse(await response.json().catch(() => null));
     // The field's own reason ('Please enter a valid email address') reads better than the summary.
     const issue = body.success ? (body.data.error.issues?.[0]?.message ?? body.data.error.message) : undefined;
     return { ok: false, message: issue ?? 'Subscription failed' };

@@ -1,0 +1,113 @@
+import { and, asc, eq, max, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { orderEvents, orders, type OrderRow } from '../db/schema.ts';
+import type { Config } from '../env.ts';
+import { sameDigest, sha256Hex } from '../lib/crypto.ts';
+import { ApiError } from '../lib/errors.ts';
+import { expireIfOverdue } from './expire.ts';
+
+/**
+ * Finding an order: by its number, and as a shopper may (a guest by number and
+ * e-mail, the browser that placed it by its access token). A shopper's read also
+ * expires an overdue order (docs/decisions/007-what-expires.md).
+ */
+export async function findOrderByNumber(db: Db, number: string): Promise<OrderRow | undefined> {
+  const [row] = await db.select().from(orders).where(eq(orders.number, number)).limit(1);
+  return row;
+}
+
+const NOT_FOUND = () =>
+  new ApiError(404, 'order_not_found', 'We could not find an order with that order number and e-mail address.');
+
+/**
+ * Compared with what was presented when there is no order: an unknown number and a wrong
+ * e-mail take the same steps (two hashes and a constant-time comparison), so the answer's
+ * timing does not tell whether an order number exists.
+ */
+const STAND_IN_EMAIL = 'no-such-order@invalid';
+const STAND_IN_DIGEST = '0'.repeat(64);
+
+/**
+ * A guest's lookup: the number and the checkout e-mail must both match; a wrong pair reveals
+ * nothing, also not by its timing. `hash` is SHA-256 (a test passes a counting one).
+ */
+export async function findGuestOrder(
+  db: Db,
+  config: Config,
+  number: string,
+  email: string,
+  now = new Date(),
+  hash: (text: string) => Promise<string> = sha256Hex,
+): Promise<OrderRow> {
+  const row = await findOrderByNumber(db, number);
+  const [expected, presented] = await Promise.all([hash(row?.email ?? STAND_IN_EMAIL), hash(email)]);
+  const matches = sameDigest(expected, presented);
+  if (!row || !matches) throw NOT_FOUND();
+  return expireIfOverdue(db, config, row, now);
+}
+
+/** The order whose access token the caller holds (the browser that placed it). */
+export async function findOrderForToken(
+  db: Db,
+  config: Config,
+  number: string,
+  accessToken: string,
+  now = new Date(),
+): Promise<OrderRow> {
+  const row = await findOrderByNumber(db, number);
+  const presented = await sha256Hex(accessToken);
+  const matches = sameDigest(row?.accessTokenHash ?? STAND_IN_DIGEST, presented);
+  if (!row || !matches) {
+    throw new ApiError(404, 'order_not_found', 'We could not find that order for this browser.');
+  }
+  return expireIfOverdue(db, config, row, now);
+}
+
+export interface PaymentReportAwaitingConfirmation {
+  number: string;
+  customerName: string;
+  email: string;
+  phone: string;
+  /** Kobo: what the bank statement should show, with the number as reference. */
+  total: number;
+  reportedAt: Date;
+  /** Seconds since the shopper reported the transfer. */
+  ageSeconds: number;
+  /** When the order expires and its stock goes back on sale unless an admin confirms the transfer. */
+  expiresAt: Date;
+}
+
+/**
+ * Reported transfers nobody has confirmed yet, oldest report first: what the admin
+ * dashboard lists so that a person checks the bank statement before the report's hold
+ * (PAYMENT_REPORT_HOLD_HOURS) runs out. Overdue ones not yet expired by the cron are
+ * included (with an expiresAt in the past).
+ */
+export async function paymentReportsAwaitingConfirmation(
+  db: Db,
+  now = new Date(),
+  limit = 200,
+): Promise<PaymentReportAwaitingConfirmation[]> {
+  const reportedAt = max(orderEvents.createdAt);
+  const rows = await db
+    .select({
+      number: orders.number,
+      customerName: orders.customerName,
+      email: orders.email,
+      phone: orders.phone,
+      total: orders.total,
+      expiresAt: orders.expiresAt,
+      reportedAt: sql<number>`${reportedAt}`.mapWith(Number),
+    })
+    .from(orders)
+    .innerJoin(orderEvents, and(eq(orderEvents.orderId, orders.id), eq(orderEvents.toStatus, 'payment_reported')))
+    .where(eq(orders.status, 'payment_reported'))
+    .groupBy(orders.id)
+    .orderBy(asc(reportedAt), asc(orders.number))
+    .limit(limit);
+  return rows.map(({ reportedAt: seconds, ...row }) => ({
+    ...row,
+    reportedAt: new Date(seconds * 1000),
+    ageSeconds: Math.max(0, Math.floor(now.getTime() / 1000) - seconds),
+  }));
+}

@@ -1,0 +1,117 @@
+import { and, eq, exists, inArray, sql } from 'drizzle-orm';
+import { nextStatus, type OrderActor, type OrderEvent, type OrderStatus } from '../../src/features/orders/order-status.ts';
+import type { Db } from '../db/client.ts';
+import { orderEvents, orderLines, orders, products, type OrderRow } from '../db/schema.ts';
+import { statusChangeEmail } from '../email/messages.ts';
+import { queueEmailIfTransition } from '../email/outbox.ts';
+import type { Config } from '../env.ts';
+import { ApiError } from '../lib/errors.ts';
+import { loadOrderLinesAndHistory, toOrderView } from './view.ts';
+
+/** The order as D1 holds it now. */
+export async function reloadOrder(db: Db, order: Pick<OrderRow, 'id'>): Promise<OrderRow | undefined> {
+  const [row] = await db.select().from(orders).where(eq(orders.id, order.id)).limit(1);
+  return row;
+}
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * The new end of the order's hold on its stock when it enters `status`, if that starts
+ * one: a reported transfer holds the stock for PAYMENT_REPORT_HOLD_HOURS from the report,
+ * then expires unless an admin confirmed it (docs/decisions/007-what-expires.md, amended).
+ * Kept in `expires_at`, the column the cron and the on-read expiry already look at.
+ */
+export function holdEndsAt(status: OrderStatus, config: Config, now: Date): Date | undefined {
+  if (status !== 'payment_reported') return undefined;
+  return new Date(Math.floor(now.getTime() / 1000) * 1000 + config.PAYMENT_REPORT_HOLD_HOURS * HOUR_MS);
+}
+
+/**
+ * Moves an order with the state machine (src/features/orders/order-status.ts), as one
+ * D1 batch: a compare-and-set on the status that stamps a fresh transition id, then the
+ * history row, the e-mail and (for cancelled or expired orders) the stock release, each
+ * guarded by that id so they happen only if this change won
+ * (docs/decisions/006-stock-reserved-in-the-order-batch.md). An illegal move is a 409,
+ * a move this actor may not make a 403.
+ */
+export async function changeOrderStatus(
+  db: Db,
+  config: Config,
+  order: OrderRow,
+  event: OrderEvent,
+  actor: OrderActor,
+  { note, now = new Date() }: { note?: string; now?: Date } = {},
+): Promise<OrderRow> {
+  const move = nextStatus(order.status, event, actor);
+  if (!move.ok) {
+    throw new ApiError(
+      move.reason === 'illegal' ? 409 : 403,
+      move.reason === 'illegal' ? 'illegal_transition' : 'forbidden',
+      move.message,
+    );
+  }
+  const transitionId = crypto.randomUUID();
+  const expiresAt = holdEndsAt(move.to, config, now);
+  const moved = { ...order, status: move.to, lastTransitionId: transitionId, ...(expiresAt ? { expiresAt } : {}) };
+  const [lines, events] = await loadOrderLinesAndHistory(db, order.id);
+  // The order as the e-mail about this change shows it, its history included (an expiry can
+  // tell whether the shopper had reported a transfer).
+  const view = toOrderView(moved, lines, [...events, { toStatus: move.to, createdAt: now }], config);
+  // Only query builders go in the batch: drizzle's D1 batch cannot bind the parameters of a
+  // raw db.run(sql`…`) statement (drizzle-orm#2277, "Cannot read properties of undefined (reading 'bind')").
+  // updated_at is set by the schema's $onUpdate on each update() below.
+  const won = and(eq(orders.id, order.id), eq(orders.lastTransitionId, transitionId));
+
+  const [updated] = await db.batch([
+    db
+      .update(orders)
+      .set({ status: move.to, lastTransitionId: transitionId, ...(expiresAt ? { expiresAt } : {}) })
+      .where(and(eq(orders.id, order.id), eq(orders.status, move.from)))
+      .returning(),
+    db.insert(orderEvents).select(
+      db
+        .select({
+          id: sql<number>`NULL`.as('id'),
+          orderId: orders.id,
+          fromStatus: sql`${move.from}`.as('from_status'),
+          toStatus: sql`${move.to}`.as('to_status'),
+          actor: sql`${actor}`.as('actor'),
+          note: sql`${note ?? null}`.as('note'),
+          createdAt: sql`${Math.floor(now.getTime() / 1000)}`.as('created_at'),
+        })
+        .from(orders)
+        .where(won),
+    ),
+    queueEmailIfTransition(db, statusChangeEmail(view, move.to, config.SITE_URL), order.id, transitionId),
+    ...(move.releasesStock
+      ? [
+          db
+            .update(products)
+            .set({
+              stock: sql`stock + (SELECT SUM(quantity) FROM order_lines WHERE order_id = ${order.id} AND product_id = products.id)`,
+            })
+            .where(
+              and(
+                inArray(
+                  products.id,
+                  db.select({ id: orderLines.productId }).from(orderLines).where(eq(orderLines.orderId, order.id)),
+                ),
+                exists(db.select({ one: sql`1` }).from(orders).where(won)),
+              ),
+            ),
+        ]
+      : []),
+  ]);
+  const row = updated[0];
+  if (!row) {
+    // Someone else moved the order first; judge the request against where it is now. Not an
+    // expiry: whether the order is overdue depends on its new hold (a report just made starts
+    // one), so expireIfOverdue() reloads it and judges again.
+    const current = await reloadOrder(db, order);
+    if (current && current.status !== order.status && event !== 'expire')
+      return changeOrderStatus(db, config, current, event, actor, { note, now });
+    throw new ApiError(409, 'order_changed', 'The order changed while this request ran. Please reload it.');
+  }
+  return row;
+}

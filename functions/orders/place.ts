@@ -1,0 +1,176 @@
+import { eq, sql } from 'drizzle-orm';
+import type { PlaceOrder } from '../../src/features/orders/checkout.ts';
+import type { OrderView } from '../../src/features/orders/order-view.ts';
+import type { Db } from '../db/client.ts';
+import { constraintViolation, isCheckViolation, isUniqueViolation } from '../db/constraint-errors.ts';
+import { CHECKS, orderEvents, orderLines, orders, products, type OrderLineRow, type OrderRow } from '../db/schema.ts';
+import { orderConfirmationEmail } from '../email/messages.ts';
+import { queueEmail } from '../email/outbox.ts';
+import { bankAccount, type Config } from '../env.ts';
+import { newOrderNumber, orderAccessToken, sameDigest, sha256Hex } from '../lib/crypto.ts';
+import { ApiError } from '../lib/errors.ts';
+import { expireIfOverdue } from './expire.ts';
+import { enforceOrderLimits } from './limits.ts';
+import { quoteLines, rejectQuote } from './quote.ts';
+import { loadOrderView, toOrderView } from './view.ts';
+
+/**
+ * Placing an order: priced from D1, stock reserved in the same batch that writes it
+ * (docs/decisions/006-stock-reserved-in-the-order-batch.md), idempotent by the
+ * browser's key (docs/decisions/005-order-number-and-access-token.md).
+ */
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * D1 binds at most 100 parameters per statement; an order line takes 8. An order has at
+ * most MAX_ORDER_LINES (10) lines, so today one insert holds them all; the grouping stays
+ * so that raising the limit cannot break the insert.
+ */
+const LINES_PER_INSERT = 12;
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+export interface PlacedOrderResult {
+  order: OrderView;
+  accessToken: string;
+  /** False when the idempotency key had already placed this order. */
+  created: boolean;
+}
+
+/**
+ * Places an order. Every price comes from D1; the batch reserves each line's stock
+ * with an UPDATE that would drive stock below zero (and so trips the table's CHECK)
+ * if another checkout took the units first, or if the price or the product changed
+ * since it was read. D1 runs a batch as one transaction, so then nothing is written.
+ */
+export async function placeOrder(
+  db: Db,
+  config: Config,
+  request: PlaceOrder,
+  now = new Date(),
+  /** The signed-in shopper placing it (functions/auth/session.ts), or null for a guest: the order then belongs to that account. */
+  userId: string | null = null,
+): Promise<PlacedOrderResult> {
+  // D1 keeps whole seconds: the order answered now must equal the order read back later.
+  now = new Date(Math.floor(now.getTime() / 1000) * 1000);
+  const keyHash = await sha256Hex(request.idempotencyKey);
+  const requestHash = await sha256Hex(JSON.stringify({ customer: request.customer, lines: request.lines }));
+  const accessToken = await orderAccessToken(request.idempotencyKey);
+
+  const replay = await findReplay(db, config, keyHash, requestHash, accessToken, now);
+  if (replay) return replay;
+
+  enforceOrderLimits(config, request.lines);
+  const quote = await quoteLines(db, request.lines);
+  if (!quote.ok) {
+    // A double submit: the first request may have placed the order, taking the last units,
+    // between our look for the key and this quote. Its order is our answer, not out_of_stock.
+    const winner = await findReplay(db, config, keyHash, requestHash, accessToken, now);
+    if (winner) return winner;
+    rejectQuote(quote);
+  }
+
+  const id = crypto.randomUUID();
+  const row: OrderRow = {
+    id,
+    number: newOrderNumber(),
+    status: 'awaiting_payment',
+    customerName: request.customer.name,
+    email: request.customer.email,
+    phone: request.customer.phone,
+    address: request.customer.address,
+    city: request.customer.city,
+    state: request.customer.state,
+    subtotal: quote.subtotal,
+    shipping: quote.shipping,
+    total: quote.total,
+    idempotencyKeyHash: keyHash,
+    requestHash,
+    accessTokenHash: await sha256Hex(accessToken),
+    userId,
+    expiresAt: new Date(now.getTime() + config.ORDER_HOLD_HOURS * HOUR_MS),
+    lastTransitionId: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const lineRows: OrderLineRow[] = quote.lines.map((l, i) => ({
+    id: i,
+    orderId: id,
+    productId: l.productId,
+    name: l.name,
+    image: l.image,
+    variant: l.variant,
+    unitPrice: l.unitPrice,
+    quantity: l.quantity,
+    lineTotal: l.lineTotal,
+  }));
+  const view = toOrderView(row, lineRows, [{ toStatus: row.status, createdAt: now }], config);
+
+  try {
+    await db.batch([
+      db.insert(orders).values(row),
+      // The products' updated_at is set by the schema's $onUpdate.
+      // Each line's reservation re-checks what the quote saw: the product is on sale, at
+      // that price, and still comes in that variant (or has none, for a line without one).
+      ...quote.lines.map((line) =>
+        db
+          .update(products)
+          .set({
+            stock: sql`CASE WHEN ${products.active} = 1 AND ${products.price} = ${line.unitPrice}
+                         AND (EXISTS (SELECT 1 FROM json_each(${products.variants}) WHERE value = ${line.variant})
+                              OR (json_array_length(${products.variants}) = 0 AND ${line.variant} = ''))
+                       THEN ${products.stock} - ${line.quantity} ELSE -1 END`,
+          })
+          .where(eq(products.id, line.productId)),
+      ),
+      ...chunks(
+        lineRows.map(({ id: _, ...line }) => line),
+        LINES_PER_INSERT,
+      ).map((rows) => db.insert(orderLines).values(rows)),
+      db.insert(orderEvents).values({ orderId: id, fromStatus: null, toStatus: row.status, actor: 'customer', createdAt: now }),
+      queueEmail(db, orderConfirmationEmail(view, bankAccount(config), config.SITE_URL), id),
+    ]);
+  } catch (err) {
+    const violation = constraintViolation(err);
+    if (isUniqueViolation(violation, orders.idempotencyKeyHash)) {
+      // The same key won a race with this request: answer with that order.
+      const winner = await findReplay(db, config, keyHash, requestHash, accessToken, now);
+      if (winner) return winner;
+    }
+    if (isCheckViolation(violation, CHECKS.productsStockNotNegative)) {
+      // A double submit whose twin placed the order meanwhile gets that order.
+      const winner = await findReplay(db, config, keyHash, requestHash, accessToken, now);
+      if (winner) return winner;
+      // Stock, price or variants moved between the read and the write: say what changed.
+      const fresh = await quoteLines(db, request.lines);
+      if (!fresh.ok) rejectQuote(fresh);
+      throw new ApiError(409, 'out_of_stock', 'The stock changed while your order was placed. Please try again.');
+    }
+    if (isUniqueViolation(violation, orders.number)) {
+      // 50 random bits collided: try once more with a new number.
+      return placeOrder(db, config, request, now);
+    }
+    throw err;
+  }
+  return { order: view, accessToken, created: true };
+}
+
+async function findReplay(db: Db, config: Config, keyHash: string, requestHash: string, accessToken: string, now: Date) {
+  const [existing] = await db.select().from(orders).where(eq(orders.idempotencyKeyHash, keyHash)).limit(1);
+  if (!existing) return undefined;
+  if (!sameDigest(existing.requestHash, requestHash)) {
+    throw new ApiError(
+      422,
+      'idempotency_key_reused',
+      'This idempotency key was already used for a different order. Start a new checkout.',
+      [{ field: 'idempotencyKey', message: 'Already used for a different order' }],
+    );
+  }
+  const order = await expireIfOverdue(db, config, existing, now);
+  return { order: await loadOrderView(db, config, order), accessToken, created: false };
+}

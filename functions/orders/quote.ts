@@ -1,0 +1,44 @@
+import type { PlaceOrder } from '../../src/features/orders/checkout.ts';
+import { priceOrder, type Quote } from '../../src/features/orders/pricing.ts';
+import type { Db } from '../db/client.ts';
+import { loadPricingProducts } from '../db/products.ts';
+import { ApiError, type FieldIssue } from '../lib/errors.ts';
+
+/**
+ * An order's lines priced from D1 with the pure priceOrder(): the cart's live check
+ * (POST /api/orders/quote) and the price placeOrder() charges.
+ */
+export async function quoteLines(db: Db, lines: PlaceOrder['lines']): Promise<Quote> {
+  return priceOrder(
+    lines,
+    await loadPricingProducts(
+      db,
+      lines.map((l) => l.productId),
+    ),
+  );
+}
+
+/** Turns a quote's problems into the API's answer: the shopper's mistake (400) or the shop's state (409). */
+export function rejectQuote(quote: Quote): never {
+  const issues = (kinds: string[], field: string): FieldIssue[] =>
+    quote.lines.flatMap((line, i) =>
+      line.problem && kinds.includes(line.problem.kind) ? [{ field: `lines.${i}.${field}`, message: line.problem.message }] : [],
+    );
+  const unknownProducts = issues(['unavailable'], 'productId');
+  const unknownVariants = issues(['unknown_variant'], 'variant');
+  if (unknownProducts.length || unknownVariants.length) {
+    const all = [...unknownProducts, ...unknownVariants];
+    throw new ApiError(400, 'invalid_request', `The request is not valid: check ${all.map((i) => i.field).join(', ')}.`, all);
+  }
+  const stock = issues(['insufficient_stock'], 'quantity');
+  if (stock.length) {
+    throw new ApiError(409, 'out_of_stock', `Not enough stock: ${stock.map((i) => i.message).join('; ')}.`, stock);
+  }
+  const prices = issues(['price_changed'], 'price');
+  throw new ApiError(
+    409,
+    'price_changed',
+    `Prices changed since you filled your cart: ${prices.map((i) => i.message).join('; ')}. Please check your cart.`,
+    prices,
+  );
+}

@@ -1,0 +1,57 @@
+import { asc, eq } from 'drizzle-orm';
+import { awaitsPayment, showsPaymentDetails } from '../../src/features/orders/order-status.ts';
+import type { OrderView } from '../../src/features/orders/order-view.ts';
+import type { Db } from '../db/client.ts';
+import { orderEvents, orderLines, type OrderLineRow, type OrderRow } from '../db/schema.ts';
+import { bankAccount, type Config } from '../env.ts';
+
+/** An order as the API answers with it (src/features/orders/order-view.ts): its row, lines and history. */
+export async function loadOrderView(db: Db, config: Config, order: OrderRow): Promise<OrderView> {
+  const [lines, events] = await loadOrderLinesAndHistory(db, order.id);
+  return toOrderView(order, lines, events, config);
+}
+
+/** An order's lines and its status history, oldest first, in one round trip. */
+export function loadOrderLinesAndHistory(db: Db, orderId: string) {
+  return db.batch([
+    db.select().from(orderLines).where(eq(orderLines.orderId, orderId)).orderBy(asc(orderLines.id)),
+    db
+      .select({ toStatus: orderEvents.toStatus, createdAt: orderEvents.createdAt })
+      .from(orderEvents)
+      .where(eq(orderEvents.orderId, orderId))
+      .orderBy(asc(orderEvents.id)),
+  ]);
+}
+
+export function toOrderView(
+  order: OrderRow,
+  lines: readonly OrderLineRow[],
+  events: readonly { toStatus: OrderRow['status']; createdAt: Date }[],
+  config: Config,
+): OrderView {
+  return {
+    number: order.number,
+    status: order.status,
+    createdAt: order.createdAt.toISOString(),
+    expiresAt: order.expiresAt.toISOString(),
+    // The hold expiresAt ends: from the report once the shopper reported the transfer.
+    holdHours: order.status === 'payment_reported' ? config.PAYMENT_REPORT_HOLD_HOURS : config.ORDER_HOLD_HOURS,
+    customer: {
+      name: order.customerName,
+      email: order.email,
+      phone: order.phone,
+      address: order.address,
+      city: order.city,
+      state: order.state as OrderView['customer']['state'],
+    },
+    lines: lines.map(({ id: _id, orderId: _order, ...line }) => line),
+    subtotal: order.subtotal,
+    shipping: order.shipping,
+    total: order.total,
+    // Also after a report: the shopper may need to check where they sent the money.
+    payment: showsPaymentDetails(order.status)
+      ? { ...bankAccount(config), amount: order.total, reference: order.number, due: awaitsPayment(order.status) }
+      : null,
+    history: events.map((e) => ({ status: e.toStatus, at: e.createdAt.toISOString() })),
+  };
+}

@@ -1,0 +1,16 @@
+/**
+ * 'Product not found': what /product/{id} shows for an id D1 does not sell, rendered
+ * by the on-demand page (as static HTML, no JavaScript) and by the product island when
+ * a pre-rendered product has been removed since the build.
+ */
+export function ProductNotFound() {
+  return (
+    <div className="card product-missing">
+      <h1>Product not found</h1>
+      <p className="muted">This product is not in our catalogue any more, or the link is mistyped.</p>
+      <a className="btn btn-primary" href="/products">
+        Browse all products
+      </a>
+    </div>
+  );
+}

@@ -1,0 +1,13 @@
+import { env } from 'cloudflare:workers';
+import { openDb } from '../../../functions/db/client.ts';
+import { findActiveProduct } from '../../../functions/db/products.ts';
+import { isProductId, type Product } from './product.ts';
+
+/**
+ * What on-demand pages read from D1, behind one module so pages never reach into
+ * functions/db themselves. /product/{id} renders here for a product added after the
+ * build; every other page is pre-rendered from the data files (catalogue.build.ts).
+ */
+export async function findProductOnSale(id: string): Promise<Product | undefined> {
+  return isProductId(id) ? findActiveProduct(openDb(env.DB), id) : undefined;
+}

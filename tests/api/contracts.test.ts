@@ -1,0 +1,202 @@
+import { env, exports } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { safeParse } from 'zod/mini';
+import { api } from '../../functions/index.ts';
+import { accountApi } from '../../src/features/account/account-api.ts';
+import { productApi } from '../../src/features/catalogue/product-api.ts';
+import { subscribeApi } from '../../src/features/newsletter/subscribe.ts';
+import { orderApi } from '../../src/features/orders/order-api.ts';
+import { installApi } from '../../src/features/pwa/install-api.ts';
+import { fillPath, type Endpoint } from '../../src/lib/api-contract.ts';
+import { errorBodySchema } from '../../src/lib/api-error.ts';
+import { Browser, linkToken, newEmail, PASSWORD } from './account-helpers.ts';
+import { orderRequest, PS5 } from './orders-helpers.ts';
+
+/**
+ * Every answer the real Worker gives is exactly what its contract (src/lib/api-contract.ts)
+ * says, the schema the browser parses it with: nothing missing, nothing extra.
+ */
+const CONTRACTS: readonly Endpoint[] = [
+  ...Object.values(productApi),
+  ...Object.values(orderApi),
+  subscribeApi,
+  ...Object.values(accountApi),
+  ...Object.values(installApi),
+];
+
+/**
+ * Routes that are not ours to declare: Auth.js's own under /api/auth/* (its providers,
+ * csrf, session, sign-in and callback routes, answered by @auth/core), and the test-only
+ * stand-in for Google's authorize page under /api/test/* (404 unless AUTH_GOOGLE_STANDIN).
+ */
+const NOT_OURS = (path: string) => path === '/api/health' || path.startsWith('/api/auth/') || path.startsWith('/api/test/');
+
+async function call(
+  endpoint: Endpoint,
+  init: { params?: Record<string, string>; body?: unknown; headers?: Record<string, string>; query?: string } = {},
+) {
+  const url = `http://localhost:8787${fillPath(endpoint.path, init.params)}${init.query ? `?${init.query}` : ''}`;
+  const response = await exports.default.fetch(
+    new Request(url, {
+      method: endpoint.method,
+      // A browser sends Origin with every POST; csrf() refuses a body-less POST without it.
+      headers: {
+        origin: 'http://localhost:8787',
+        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...init.headers,
+      },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    }),
+  );
+  const json: unknown = await response.json();
+  return { status: response.status, json };
+}
+
+/** The answer parses with the contract's schema and the parse drops nothing the Worker sent. */
+function expectFitsContract(endpoint: Endpoint, json: unknown) {
+  const parsed = safeParse(endpoint.response, json);
+  expect(parsed.success, parsed.success ? '' : JSON.stringify(parsed.error.issues)).toBe(true);
+  expect(parsed.data).toEqual(json);
+}
+
+describe('API contracts', () => {
+  it('cover every route the Worker serves, with the same method and path', () => {
+    // A route with a validator is listed twice (the validator, then the handler).
+    const served = [
+      ...new Set(api.routes.filter((r) => r.method !== 'ALL' && !NOT_OURS(r.path)).map((r) => `${r.method} ${r.path}`)),
+    ].sort();
+    const declared = CONTRACTS.map((e) => `${e.method} ${e.path}`).sort();
+    expect(served).toEqual(declared);
+  });
+
+  it('products: a listing page and one product', async () => {
+    const page = await call(productApi.list, { query: 'category=phones&sort=price-desc' });
+    expect(page.status).toBe(200);
+    expectFitsContract(productApi.list, page.json);
+    const one = await call(productApi.get, { params: { id: PS5.id } });
+    expect(one.status).toBe(200);
+    expectFitsContract(productApi.get, one.json);
+  });
+
+  it('orders: quote (with a problem), place, lookup, report payment and cancel', async () => {
+    const quote = await call(orderApi.quote, {
+      body: { lines: [{ productId: PS5.id, variant: PS5.variant, quantity: 1, price: 1 }] },
+    });
+    expect(quote.status).toBe(200);
+    expectFitsContract(orderApi.quote, quote.json);
+    expect(JSON.stringify(quote.json)).toContain('price_changed');
+
+    const request = orderRequest();
+    const placed = await call(orderApi.place, { body: request });
+    expect(placed.status).toBe(201);
+    expectFitsContract(orderApi.place, placed.json);
+    const { order, accessToken } = orderApi.place.response.parse(placed.json);
+    const bearer = { authorization: `Bearer ${accessToken}` };
+
+    const found = await call(orderApi.lookup, { body: { number: order.number, email: request.customer.email } });
+    expect(found.status).toBe(200);
+    expectFitsContract(orderApi.lookup, found.json);
+
+    const own = await call(orderApi.get, { params: { number: order.number }, headers: bearer });
+    expect(own.status).toBe(200);
+    expectFitsContract(orderApi.get, own.json);
+    const stranger = await call(orderApi.get, {
+      params: { number: order.number },
+      headers: { authorization: `Bearer ${'x'.repeat(43)}` },
+    });
+    expect(stranger.status).toBe(404);
+
+    const reported = await call(orderApi.reportPayment, { params: { number: order.number }, headers: bearer });
+    expect(reported.status).toBe(200);
+    expectFitsContract(orderApi.reportPayment, reported.json);
+
+    const other = orderApi.place.response.parse((await call(orderApi.place, { body: orderRequest() })).json);
+    const cancelled = await call(orderApi.cancel, {
+      params: { number: other.order.number },
+      headers: { authorization: `Bearer ${other.accessToken}` },
+    });
+    expect(cancelled.status, JSON.stringify(cancelled.json)).toBe(200);
+    expectFitsContract(orderApi.cancel, cancelled.json);
+  });
+
+  it('newsletter: a new and a repeated address', async () => {
+    const first = await call(subscribeApi, { body: { email: 'contract@example.com' } });
+    expect(first.status).toBe(201);
+    expectFitsContract(subscribeApi, first.json);
+    const again = await call(subscribeApi, { body: { email: 'contract@example.com' } });
+    expect(again.status).toBe(200);
+    expectFitsContract(subscribeApi, again.json);
+  });
+
+  it('install offer: check, dismiss, check again', async () => {
+    const deviceId = crypto.randomUUID();
+    const before = await call(installApi.check, { params: { deviceId } });
+    expect(before.status).toBe(200);
+    expectFitsContract(installApi.check, before.json);
+    const dismissed = await call(installApi.dismiss, { body: { deviceId } });
+    expect(dismissed.status).toBe(200);
+    expectFitsContract(installApi.dismiss, dismissed.json);
+    const after = await call(installApi.check, { params: { deviceId } });
+    expectFitsContract(installApi.check, after.json);
+    expect(after.json).toEqual({ shouldShowPrompt: false });
+  });
+
+  it('accounts: every endpoint, through a signed-in browser', async () => {
+    const browser = new Browser();
+    const email = newEmail('contract');
+    const answer = async (endpoint: Endpoint, response: Response, status = 200) => {
+      expect(response.status, await response.clone().text()).toBe(status);
+      expectFitsContract(endpoint, await response.json());
+    };
+    await answer(accountApi.session, await browser.get('/session'));
+    await answer(accountApi.paymentMethods, await browser.get('/payment-methods'));
+    await answer(accountApi.signUp, await browser.post('/account/sign-up', { email, password: PASSWORD }), 202);
+    await answer(accountApi.signIn, await browser.post('/account/sign-in', { email, password: PASSWORD }));
+    await answer(accountApi.session, await browser.get('/session'));
+    await answer(accountApi.resendVerification, await browser.post('/account/verify-email/resend'));
+    await answer(
+      accountApi.verifyEmail,
+      await browser.post('/account/verify-email', { token: await linkToken(email, 'verify') }),
+    );
+    await answer(accountApi.profile, await browser.get('/account/profile'));
+    await answer(accountApi.updateProfile, await browser.post('/account/profile', { name: 'Contract Person', state: 'Lagos' }));
+
+    const placed = await browser.post('/orders', { ...orderRequest(), customer: { ...orderRequest().customer, email } });
+    expect(placed.status).toBe(201);
+    const { order } = orderApi.place.response.parse(await placed.json());
+    await answer(accountApi.orders, await browser.get('/account/orders'));
+    await answer(accountApi.order, await browser.get(fillPath(accountApi.order.path, { number: order.number }).slice(4)));
+    await answer(accountApi.transactions, await browser.get('/account/transactions'));
+    await env.DB.prepare("update orders set status = 'delivered' where number = ?").bind(order.number).run();
+    await answer(accountApi.reviewable, await browser.get('/account/reviewable'));
+    await answer(
+      accountApi.saveReview,
+      await browser.post('/account/reviews', { productId: PS5.id, rating: 4, comment: 'Good' }),
+      201,
+    );
+    await answer(accountApi.reviews, await browser.get('/account/reviews'));
+
+    await answer(
+      accountApi.changePassword,
+      await browser.post('/account/password', { currentPassword: PASSWORD, newPassword: 'contract passphrase 2' }),
+    );
+    await answer(accountApi.signOutOthers, await browser.post('/account/sign-out-others'));
+    await answer(accountApi.forgotPassword, await browser.post('/account/forgot-password', { email }), 202);
+    await answer(
+      accountApi.resetPassword,
+      await browser.post('/account/reset-password', {
+        token: await linkToken(email, 'reset'),
+        password: 'contract passphrase 3',
+      }),
+    );
+    await answer(accountApi.signOut, await browser.post('/account/sign-out'));
+  });
+
+  it('refusals share one error shape', async () => {
+    const refused = await call(orderApi.lookup, { body: { number: 'nope', email: 'x' } });
+    expect(refused.status).toBe(400);
+    const parsed = errorBodySchema.safeParse(refused.json);
+    expect(parsed.success).toBe(true);
+    expect(parsed.data?.error.issues?.map((i) => i.field).sort()).toEqual(['email', 'number']);
+  });
+});

@@ -1,0 +1,195 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import type { Db } from '../../functions/db/client.ts';
+import { openDb } from '../../functions/db/client.ts';
+import { readConfig } from '../../functions/env.ts';
+import { sha256Hex } from '../../functions/lib/crypto.ts';
+import { ApiError } from '../../functions/lib/errors.ts';
+import { expireIfOverdue } from '../../functions/orders/expire.ts';
+import { findGuestOrder, findOrderByNumber } from '../../functions/orders/find.ts';
+import { changeOrderStatus } from '../../functions/orders/move.ts';
+import { placeOrder as placeOrderInD1 } from '../../functions/orders/place.ts';
+import { placeOrderSchema } from '../../src/features/orders/checkout.ts';
+import type { OrderView, PlacedOrder } from '../../src/features/orders/order-view.ts';
+import { postJson, type ErrorJson } from './client.ts';
+import { emailsOf, eventsOf, line, orderRequest, placeOrder, postOrder, rowCounts, setStock, stockOf } from './orders-helpers.ts';
+
+const db = openDb(env.DB);
+const config = readConfig(env);
+
+const reportPayment = (number: string, token: string) =>
+  postJson(`/orders/${number}/payment-report`, {}, { authorization: `Bearer ${token}` });
+const cancel = (number: string, token: string) => postJson(`/orders/${number}/cancel`, {}, { authorization: `Bearer ${token}` });
+
+/** Lets `n` D1 round trips pass, so a second request starts that far behind the first. */
+async function lag(n: number) {
+  for (let i = 0; i < n; i++) await env.DB.prepare('select 1').run();
+}
+
+describe('a request that loses a race for the same move answers with the order as it now is', () => {
+  it('two payment reports at once: both 200 with the reported order, recorded once', async () => {
+    for (let attempt = 0; attempt < 4; attempt++) {
+      const { order, accessToken } = await placeOrder();
+      const answers = await Promise.all([
+        reportPayment(order.number, accessToken),
+        lag(attempt).then(() => reportPayment(order.number, accessToken)),
+      ]);
+      expect(answers.map((a) => a.status)).toEqual([200, 200]);
+      const [a, b] = await Promise.all(answers.map((r) => r.json<{ order: OrderView }>()));
+      expect(a!.order.status).toBe('payment_reported');
+      expect(b!.order).toEqual(a!.order);
+      expect((await eventsOf(order.number)).map((e) => e.to)).toEqual(['awaiting_payment', 'payment_reported']);
+      expect(await emailsOf(order.number)).toHaveLength(2);
+    }
+  });
+
+  it('two cancels at once: both 200 with the cancelled order, stock released once', async () => {
+    const id = 'mario-kart-world';
+    for (let attempt = 0; attempt < 4; attempt++) {
+      const stock = await stockOf(id);
+      const { order, accessToken } = await placeOrder({ lines: [await line(id, 2)] });
+      const answers = await Promise.all([
+        cancel(order.number, accessToken),
+        lag(attempt).then(() => cancel(order.number, accessToken)),
+      ]);
+      expect(answers.map((a) => a.status)).toEqual([200, 200]);
+      const [a, b] = await Promise.all(answers.map((r) => r.json<{ order: OrderView }>()));
+      expect(a!.order.status).toBe('cancelled');
+      expect(b!.order).toEqual(a!.order);
+      expect(await stockOf(id)).toBe(stock);
+      expect((await eventsOf(order.number)).map((e) => e.to)).toEqual(['awaiting_payment', 'cancelled']);
+    }
+  });
+});
+
+describe('a double submit on the last unit', () => {
+  it('answers both requests with the one order the first placed, never out_of_stock', async () => {
+    const id = 'sony-playstation-5-pro';
+    for (let attempt = 0; attempt < 8; attempt++) {
+      await setStock(id, 1);
+      const body = orderRequest({ lines: [await line(id, 1)] });
+      const answers = await Promise.all([postOrder(body), lag(attempt).then(() => postOrder(body))]);
+      const json = await Promise.all(
+        answers.map(async (r) => ({ status: r.status, body: await r.json<PlacedOrder & ErrorJson>() })),
+      );
+      expect(json.map((j) => j.status).sort(), `attempt ${attempt}: ${JSON.stringify(json)}`).toEqual([200, 201]);
+      expect(json[0]!.body.order.number).toBe(json[1]!.body.order.number);
+      expect(json[0]!.body.accessToken).toBe(json[1]!.body.accessToken);
+      expect(await stockOf(id)).toBe(0);
+    }
+  });
+});
+
+/** A D1 whose batch first runs `meanwhile`: another request's change landing between the read and the write. */
+function racing(meanwhile: () => Promise<unknown>): Db {
+  return new Proxy(db, {
+    get(target, property, receiver) {
+      if (property === 'batch') {
+        return async (...args: Parameters<Db['batch']>) => {
+          await meanwhile();
+          return target.batch(...args);
+        };
+      }
+      return Reflect.get(target, property, receiver);
+    },
+  });
+}
+
+describe('a variant removed after the quote', () => {
+  const setVariants = (id: string, variants: string[]) =>
+    env.DB.prepare('update products set variants = ? where id = ?').bind(JSON.stringify(variants), id).run();
+
+  it('is refused when it is gone before the order is placed (400 naming lines.0.variant)', async () => {
+    const id = 'jbl-flip-7';
+    const request = orderRequest({ lines: [await line(id, 1, 'Camo')] });
+    await setVariants(id, ['Black', 'Blue', 'Red']);
+    const before = await rowCounts();
+    const response = await postOrder(request);
+    expect(response.status).toBe(400);
+    expect((await response.json<ErrorJson>()).error.issues?.map((i) => i.field)).toEqual(['lines.0.variant']);
+    expect(await rowCounts()).toEqual(before);
+  });
+
+  it.each([
+    ['a variant dropped from the list', 'oraimo-freepods-4-anc-earbuds', 'White', ['Black']],
+    ['a product that now comes in variants', 'ghost-of-yotei', '', ['PS5', 'PS4']],
+  ])('is refused when %s lands between the quote and the write: nothing stored, stock kept', async (_, id, variant, after) => {
+    const stock = await stockOf(id);
+    const request = placeOrderSchema.parse(orderRequest({ lines: [await line(id, 1, variant)] }));
+    const before = await rowCounts();
+    const placing = placeOrderInD1(
+      racing(() => setVariants(id, after)),
+      config,
+      request,
+    );
+    await expect(placing).rejects.toBeInstanceOf(ApiError);
+    await expect(placing).rejects.toMatchObject({
+      status: 400,
+      issues: [{ field: 'lines.0.variant', message: expect.any(String) }],
+    });
+    expect(await rowCounts()).toEqual(before);
+    expect(await stockOf(id)).toBe(stock);
+  });
+});
+
+describe('a guest lookup takes the same path for a known and an unknown number', () => {
+  it('hashes the e-mail and compares it against a stand-in when the number is unknown', async () => {
+    const { order } = await placeOrder();
+    const counting = () => {
+      const seen: string[] = [];
+      const hash = (text: string) => {
+        seen.push(text);
+        return sha256Hex(text);
+      };
+      return { seen, hash };
+    };
+    const wrongEmail = counting();
+    await expect(
+      findGuestOrder(db, config, order.number, 'someone.else@example.com', new Date(), wrongEmail.hash),
+    ).rejects.toMatchObject({ status: 404 });
+    const unknownNumber = counting();
+    await expect(
+      findGuestOrder(db, config, 'GTS-ZZZZZZZZZZ', 'someone.else@example.com', new Date(), unknownNumber.hash),
+    ).rejects.toMatchObject({ status: 404 });
+    expect(wrongEmail.seen).toHaveLength(2);
+    expect(unknownNumber.seen).toHaveLength(2);
+    expect(unknownNumber.seen).toContain('someone.else@example.com');
+  });
+});
+
+describe('a reported order still shows where the money went', () => {
+  it('keeps the bank details and reference, marked as no longer due, in the report answer and the lookup', async () => {
+    const { order, accessToken } = await placeOrder({
+      customer: { ...orderRequest().customer, email: 'paid.already@example.com' },
+    });
+    expect(order.payment).toMatchObject({ due: true, reference: order.number });
+    const { order: reported } = await (await reportPayment(order.number, accessToken)).json<{ order: OrderView }>();
+    const expected = {
+      bankName: 'First Bank',
+      accountName: 'GTS Electronics Ltd',
+      accountNumber: '3081726354',
+      amount: order.total,
+      reference: order.number,
+      due: false,
+    };
+    expect(reported.payment).toEqual(expected);
+    const { order: found } = await (
+      await postJson('/orders/lookup', { number: order.number, email: 'paid.already@example.com' })
+    ).json<{ order: OrderView }>();
+    expect(found.payment).toEqual(expected);
+  });
+});
+
+describe('an expiry racing a payment report', () => {
+  it('does not expire an order whose shopper reported the transfer just before: the report starts a new hold', async () => {
+    const { order, accessToken } = await placeOrder();
+    await env.DB.prepare('update orders set expires_at = unixepoch() - 60 where number = ?').bind(order.number).run();
+    // The cron read the overdue order; then the shopper's report landed first.
+    const stale = (await findOrderByNumber(db, order.number))!;
+    await changeOrderStatus(db, config, { ...stale }, 'report_payment', 'customer');
+    const after = await expireIfOverdue(db, config, stale);
+    expect(after.status).toBe('payment_reported');
+    expect((await eventsOf(order.number)).map((e) => e.to)).toEqual(['awaiting_payment', 'payment_reported']);
+    expect(accessToken).toBeTruthy();
+  });
+});

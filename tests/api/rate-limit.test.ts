@@ -1,0 +1,124 @@
+import { createScheduledController } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import worker from '../../functions/index.ts';
+import { openDb } from '../../functions/db/client.ts';
+import { clientKey, countRequest, pruneRateLimits } from '../../functions/lib/rate-limit.ts';
+import type { ErrorJson } from './client.ts';
+import { orderRequest, PS5 } from './orders-helpers.ts';
+import { callWith } from './with-env.ts';
+
+const db = openDb(env.DB);
+
+async function rateLimitRows() {
+  return (
+    await env.DB.prepare('select key, window_start as windowStart, count from rate_limits order by key, window_start').all<{
+      key: string;
+      windowStart: number;
+      count: number;
+    }>()
+  ).results;
+}
+
+describe('rate limits per client', () => {
+  it('answers the request over the limit with 429, Retry-After and a readable message, and nothing else is done', async () => {
+    const vars = { RATE_LIMIT_LOOKUP: '3/600' };
+    const ip = '198.51.100.1';
+    const lookup = () =>
+      callWith(vars, '/orders/lookup', { ip, body: { number: 'GTS-ZZZZZZZZZZ', email: 'nobody@example.com' } });
+    for (let i = 0; i < 3; i++) expect((await lookup()).status).toBe(404);
+    const refused = await lookup();
+    expect(refused.status).toBe(429);
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(600);
+    const { error } = await refused.json<ErrorJson>();
+    expect(error).toEqual({
+      code: 'rate_limited',
+      message: expect.stringMatching(/^Too many requests\. Please wait .+ and try again\.$/),
+    });
+    // Another client is not held back by this one.
+    expect(
+      (
+        await callWith(vars, '/orders/lookup', {
+          ip: '198.51.100.2',
+          body: { number: 'GTS-ZZZZZZZZZZ', email: 'nobody@example.com' },
+        })
+      ).status,
+    ).toBe(404);
+  });
+
+  it('counts every attempt, also the malformed ones, and lets the client in again when the window is over', async () => {
+    const vars = { RATE_LIMIT_QUOTE: '2/1' };
+    const ip = '198.51.100.3';
+    const quote = (body: unknown) => callWith(vars, '/orders/quote', { ip, body });
+    // A window of one second: start right after a second begins, so both requests land in one window.
+    await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 20));
+    expect((await quote({ lines: 'nonsense' })).status).toBe(400);
+    expect((await quote({ lines: [{ productId: PS5.id, variant: PS5.variant, quantity: 1, price: PS5.price }] })).status).toBe(
+      200,
+    );
+    const refused = await quote({ lines: [{ productId: PS5.id, variant: PS5.variant, quantity: 1, price: PS5.price }] });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await quote({ lines: [{ productId: PS5.id, variant: PS5.variant, quantity: 1, price: PS5.price }] })).status).toBe(
+      200,
+    );
+  });
+
+  it('limits placing orders and payment reports with their own counters', async () => {
+    const vars = { RATE_LIMIT_PLACE_ORDER: '2/600', RATE_LIMIT_PAYMENT_REPORT: '1/600' };
+    const ip = '198.51.100.4';
+    const placed: { order: { number: string }; accessToken: string }[] = [];
+    for (let i = 0; i < 2; i++) {
+      const response = await callWith(vars, '/orders', { ip, body: orderRequest() });
+      expect(response.status).toBe(201);
+      placed.push(await response.json<{ order: { number: string }; accessToken: string }>());
+    }
+    expect((await callWith(vars, '/orders', { ip, body: orderRequest() })).status).toBe(429);
+    const report = (p: (typeof placed)[number]) =>
+      callWith(vars, `/orders/${p.order.number}/payment-report`, { ip, headers: { authorization: `Bearer ${p.accessToken}` } });
+    expect((await report(placed[0]!)).status).toBe(200);
+    expect((await report(placed[1]!)).status).toBe(429);
+    // Cancelling gives stock back: never limited.
+    const cancel = await callWith(vars, `/orders/${placed[1]!.order.number}/cancel`, {
+      ip,
+      headers: { authorization: `Bearer ${placed[1]!.accessToken}` },
+    });
+    expect(cancel.status).toBe(200);
+  });
+
+  it('keeps one counter row per client, route and window, which the cron prunes once the window is long over', async () => {
+    // A minute-long window that began ten days from now, 30 seconds in.
+    const windowStart = Math.floor(Date.now() / 60_000) * 60 + 10 * 86_400;
+    const at = (seconds: number) => new Date((windowStart + seconds) * 1000);
+    const rule = { limit: 2, windowSeconds: 60 };
+    const key = 'test:203.0.113.9';
+    const results = [];
+    for (let i = 0; i < 3; i++) results.push(await countRequest(db, key, rule, at(30)));
+    expect(results.map((r) => [r.allowed, r.count])).toEqual([
+      [true, 1],
+      [true, 2],
+      [false, 3],
+    ]);
+    expect(results[2]!.retryAfterSeconds).toBe(30);
+    const ownRows = async () => (await rateLimitRows()).filter((r) => r.key === key);
+    expect(await ownRows()).toEqual([{ key, windowStart, count: 3 }]);
+    // The next window starts from zero.
+    expect(await countRequest(db, key, rule, at(60))).toMatchObject({ allowed: true, count: 1 });
+
+    await pruneRateLimits(db, at(2 * 3600));
+    expect(await ownRows()).toHaveLength(2);
+    await worker.scheduled(createScheduledController({ scheduledTime: at(2 * 86_400).getTime(), cron: '*/10 * * * *' }), env);
+    expect(await ownRows()).toEqual([]);
+  });
+
+  it('knows a client by its address, an IPv6 client by its /64 (one subscriber gets a whole /64)', () => {
+    expect(clientKey('203.0.113.7')).toBe('203.0.113.7');
+    expect(clientKey('2001:db8:1:2:aaaa:bbbb:cccc:dddd')).toBe('2001:db8:1:2::/64');
+    expect(clientKey('2001:DB8:1:2::1')).toBe('2001:db8:1:2::/64');
+    expect(clientKey('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(clientKey(undefined)).toBe('unknown');
+  });
+});
