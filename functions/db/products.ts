@@ -1,5 +1,6 @@
-import { and, eq } from 'drizzle-orm';
-import type { Product } from '../../src/features/catalogue/product.ts';
+import { and, eq, inArray } from 'drizzle-orm';
+import { isInStock, type Product } from '../../src/features/catalogue/product.ts';
+import type { PricingProduct } from '../../src/features/orders/pricing.ts';
 import type { Db } from './client.ts';
 import { products, type ProductRow } from './schema.ts';
 
@@ -14,14 +15,17 @@ export function toProduct(row: ProductRow): Product {
     image: row.image,
     variants: row.variants,
     stock: row.stock,
-    inStock: row.stock > 0,
+    inStock: isInStock(row.stock),
     rating: row.rating,
     reviews: row.reviews,
     featured: row.featured,
   };
 }
 
-/** Every product on sale (archived ones are left out). */
+/**
+ * Every product on sale (archived ones are left out). Not for requests: the listing reads only
+ * what a query matches (product-search.ts). The tests compare that with `searchProducts` over this.
+ */
 export async function listActiveProducts(db: Db): Promise<Product[]> {
   const rows = await db.select().from(products).where(eq(products.active, true));
   return rows.map(toProduct);
@@ -34,4 +38,21 @@ export async function findActiveProduct(db: Db, id: string): Promise<Product | u
     .where(and(eq(products.id, id), eq(products.active, true)))
     .limit(1);
   return row ? toProduct(row) : undefined;
+}
+
+/** What pricing an order needs of the products it names, live rows only (archived ones count as missing). */
+export async function loadPricingProducts(db: Db, ids: readonly string[]): Promise<Map<string, PricingProduct>> {
+  if (!ids.length) return new Map();
+  const rows = await db
+    .select({
+      id: products.id,
+      name: products.name,
+      price: products.price,
+      image: products.image,
+      variants: products.variants,
+      stock: products.stock,
+    })
+    .from(products)
+    .where(and(inArray(products.id, [...new Set(ids)]), eq(products.active, true)));
+  return new Map(rows.map((r) => [r.id, r]));
 }

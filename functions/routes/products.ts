@@ -1,8 +1,12 @@
 import { z } from 'zod';
-import { parseProductQuery, searchProducts } from '../../src/features/catalogue/search.ts';
-import { findActiveProduct, listActiveProducts } from '../db/products.ts';
+import { productIdSchema } from '../../src/features/catalogue/product.ts';
+import { productApi } from '../../src/features/catalogue/product-api.ts';
+import { parseProductQuery } from '../../src/features/catalogue/search.ts';
+import { searchProductsInD1 } from '../db/product-search.ts';
+import { findActiveProduct } from '../db/products.ts';
 import { createRouter } from '../lib/app.ts';
 import { ApiError, invalidRequest } from '../lib/errors.ts';
+import { reply } from '../lib/reply.ts';
 import { validate } from '../lib/validate.ts';
 
 // Shoppers must see an admin's change within seconds: let caches revalidate every time.
@@ -12,12 +16,17 @@ export const products = createRouter()
   .get('/', async (c) => {
     const query = parseProductQuery(new URL(c.req.url).searchParams);
     if (!query.success) throw invalidRequest(query.error, 'query');
-    const catalogue = await listActiveProducts(c.var.db);
-    return c.json(searchProducts(catalogue, query.data), 200, FRESH);
+    // Search, filters, facets and paging in D1 (functions/db/product-search.ts, decision 012).
+    const { page, rowsRead } = await searchProductsInD1(c.env.DB, query.data);
+    // How many rows D1 read, when the var EXPOSE_D1_ROWS_READ is "true": for the tests and the
+    // benchmark only (scripts/bench.mjs sets it for its own server), never set in wrangler.toml.
+    const expose = (c.env as Env & { EXPOSE_D1_ROWS_READ?: string }).EXPOSE_D1_ROWS_READ === 'true';
+    const headers = expose ? { ...FRESH, 'x-d1-rows-read': String(rowsRead) } : FRESH;
+    return reply(c, productApi.list, page, 200, headers);
   })
-  .get('/:id', validate('param', z.object({ id: z.string().regex(/^[a-z0-9-]{1,80}$/, 'Not a product id') })), async (c) => {
+  .get('/:id', validate('param', z.object({ id: productIdSchema })), async (c) => {
     const { id } = c.req.valid('param');
     const product = await findActiveProduct(c.var.db, id);
     if (!product) throw new ApiError(404, 'product_not_found', 'Product not found');
-    return c.json(product, 200, FRESH);
+    return reply(c, productApi.get, product, 200, FRESH);
   });

@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { Product } from './product.ts';
-import { DEFAULT_QUERY, PAGE_SIZE, parseProductQuery, productQueryToParams, searchProducts, type ProductQuery } from './search.ts';
+import {
+  compareNames,
+  DEFAULT_QUERY,
+  defaultSort,
+  matchTier,
+  PAGE_SIZE,
+  parseProductQuery,
+  productQueryToParams,
+  searchProducts,
+  searchTerms,
+  searchWords,
+  type ProductQuery,
+} from './search.ts';
 
 function product(id: string, over: Partial<Product> = {}): Product {
   return {
@@ -26,7 +38,12 @@ const shelf = [
   product('iPhone 16', { brand: 'Apple', price: 180_000_000, rating: 4.8, reviews: 900 }),
   product('Spark 30', { brand: 'Tecno', price: 21_000_000, rating: 4.1, reviews: 50 }),
   product('PS5 Slim', { brand: 'Sony', category: 'consoles', price: 85_000_000, rating: 4.9, featured: true }),
-  product('ThinkPad E14', { brand: 'Lenovo', category: 'laptops', price: 120_000_000, description: 'Business laptop with Intel Core i5.' }),
+  product('ThinkPad E14', {
+    brand: 'Lenovo',
+    category: 'laptops',
+    price: 120_000_000,
+    description: 'Business laptop with Intel Core i5.',
+  }),
 ];
 
 const search = (q: Partial<ProductQuery>) => searchProducts(shelf, { ...DEFAULT_QUERY, ...q });
@@ -50,10 +67,96 @@ describe('searchProducts', () => {
     expect(ids({ featured: true })).toEqual(['PS5 Slim']);
   });
 
-  it('matches every search word against name, brand, category and description', () => {
+  it('matches every search word as the start of a word of the name, brand or description', () => {
     expect(ids({ q: 'intel laptop' })).toEqual(['ThinkPad E14']);
     expect(ids({ q: 'apple' })).toEqual(['iPhone 16']);
+    expect(ids({ q: 'iph' })).toEqual(['iPhone 16']);
+    expect(ids({ q: 'busi LAP' })).toEqual(['ThinkPad E14']);
+    // Inside a word is not a match, nor is the category (words of the product's own text only).
+    expect(ids({ q: 'creen' })).toEqual([]);
+    expect(ids({ q: 'laptops' })).toEqual([]);
     expect(ids({ q: 'video games' })).toEqual([]);
+  });
+
+  it('treats search text as words only: punctuation and FTS syntax are separators', () => {
+    expect(searchWords('Ghost of Yōtei: "USB-C" (iPhone 17) NEAR/3 name:x*')).toEqual([
+      'ghost',
+      'of',
+      'yotei',
+      'usb',
+      'c',
+      'iphone',
+      '17',
+      'near',
+      '3',
+      'name',
+      'x',
+    ]);
+    expect(searchTerms('iph IPH 📱 !!!')).toEqual(['iph']);
+    // No words at all: no text filter.
+    expect(search({ q: '"*)(' }).total).toBe(shelf.length);
+    expect(defaultSort('"*)(')).toBe('name');
+  });
+
+  it('ranks by relevance when there is search text: name matches, then brand, then description; ties by name', () => {
+    const ranked = [
+      product('Galaxy Buds', { brand: 'Samsung', category: 'audio', description: 'Earbuds for your Samsung phone.' }),
+      product('Phone Stand', { brand: 'Anker', category: 'accessories', description: 'Holds a Samsung Galaxy or an iPhone.' }),
+      product('Galaxy S25', { brand: 'Samsung' }),
+      product('Watch 7', { brand: 'Samsung', category: 'wearables', description: 'Pairs with a Galaxy phone.' }),
+    ];
+    const q = (text: string) => searchProducts(ranked, parseProductQuery(new URLSearchParams({ q: text })).data!);
+    expect(q('sams gal').items.map((p) => p.id)).toEqual(['Galaxy Buds', 'Galaxy S25', 'Phone Stand', 'Watch 7']);
+    expect(matchTier(ranked[0]!, ['gal'])).toBe(0);
+    expect(matchTier(ranked[0]!, ['sams', 'gal'])).toBe(1);
+    expect(matchTier(ranked[1]!, ['sams'])).toBe(2);
+    expect(matchTier(ranked[1]!, ['tablet'])).toBeNull();
+    // An explicit sort still wins over relevance.
+    expect(searchProducts(ranked, { ...DEFAULT_QUERY, q: 'sams gal', sort: 'price-asc' }).total).toBe(4);
+  });
+
+  it('orders names as SQLite NOCASE does (ASCII case folded, then code points) and ties by id', () => {
+    const names = ['b', 'A', '_x', 'a', 'Éclair', 'Zed', '{max}', '10', 'a b', 'a-b', '\u{1F4F1}', '\uFF21'];
+    expect([...names].sort(compareNames)).toEqual([
+      '10',
+      '_x',
+      'A',
+      'a',
+      'a b',
+      'a-b',
+      'b',
+      'Zed',
+      '{max}',
+      'Éclair',
+      '\uFF21',
+      '\u{1F4F1}',
+    ]);
+    const same = [product('z-2', { name: 'Case' }), product('z-1', { name: 'CASE' })];
+    expect(searchProducts(same, DEFAULT_QUERY).items.map((p) => p.id)).toEqual(['z-1', 'z-2']);
+  });
+
+  it('counts the matching products per category and brand (facets)', () => {
+    expect(search({}).facets).toEqual({
+      categories: [
+        { id: 'phones', count: 3 },
+        { id: 'laptops', count: 1 },
+        { id: 'consoles', count: 1 },
+      ],
+      brands: [
+        { name: 'Apple', count: 1 },
+        { name: 'Lenovo', count: 1 },
+        { name: 'Samsung', count: 1 },
+        { name: 'Sony', count: 1 },
+        { name: 'Tecno', count: 1 },
+      ],
+    });
+    expect(search({ category: ['phones'], maxPrice: 300_000 }).facets).toEqual({
+      categories: [{ id: 'phones', count: 2 }],
+      brands: [
+        { name: 'Samsung', count: 1 },
+        { name: 'Tecno', count: 1 },
+      ],
+    });
   });
 
   it('lists the brands in scope regardless of the brand filter', () => {
@@ -73,12 +176,29 @@ describe('searchProducts', () => {
 
 describe('product query in the URL', () => {
   it('round-trips through URL parameters, leaving defaults out', () => {
-    const query: ProductQuery = { ...DEFAULT_QUERY, q: 'galaxy', category: ['phones'], brand: ['Samsung', 'Apple'], maxPrice: 900_000, sort: 'rating' };
+    const query: ProductQuery = {
+      ...DEFAULT_QUERY,
+      q: 'galaxy',
+      category: ['phones'],
+      brand: ['Samsung', 'Apple'],
+      maxPrice: 900_000,
+      sort: 'rating',
+    };
     const params = productQueryToParams(query);
     expect(params.toString()).toBe('q=galaxy&category=phones&brand=Samsung%2CApple&maxPrice=900000&sort=rating');
     const parsed = parseProductQuery(params);
     expect(parsed.success && parsed.data).toEqual(query);
     expect(productQueryToParams(DEFAULT_QUERY).toString()).toBe('');
+  });
+
+  it('sorts by relevance by default when there is search text, and keeps a chosen sort in the URL', () => {
+    expect(parseProductQuery(new URLSearchParams('q=iph')).data?.sort).toBe('relevance');
+    expect(parseProductQuery(new URLSearchParams('q=iph&sort=name')).data?.sort).toBe('name');
+    expect(parseProductQuery(new URLSearchParams('')).data?.sort).toBe('name');
+    expect(productQueryToParams({ q: 'iph' }).toString()).toBe('q=iph');
+    expect(productQueryToParams({ q: 'iph', sort: 'relevance' }).toString()).toBe('q=iph');
+    expect(productQueryToParams({ q: 'iph', sort: 'name' }).toString()).toBe('q=iph&sort=name');
+    expect(productQueryToParams({ sort: 'relevance' }).toString()).toBe('sort=relevance');
   });
 
   it('accepts repeated list parameters and ignores unknown ones', () => {

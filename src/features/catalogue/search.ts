@@ -1,13 +1,16 @@
 import { z } from 'zod';
-import { CATEGORY_IDS, categoryLabel } from './categories.ts';
+import { CATEGORY_IDS } from './categories.ts';
 import { BRANDS } from './brands.ts';
-import type { Product } from './product.ts';
+import { productSchema, type Product } from './product.ts';
 import { nairaToKobo } from '../../lib/money.ts';
 
 /**
- * Catalogue search: one implementation, used by the Worker (GET /api/products over
- * the products in D1) and at build time (the pre-rendered first page of /products).
- * See docs/decisions/003-catalogue-search-in-the-worker.md.
+ * Catalogue search: the query (parsed by one schema, shared with the browser, which also
+ * writes the URL), the answer's shape, and `searchProducts`, the pure implementation the
+ * build pre-renders /products with. The Worker answers the same contract in SQL over D1
+ * (functions/db/product-search.ts, FTS5 for the text); tests/api/product-search.test.ts
+ * checks the two give the same ids, order, totals, brands and facets.
+ * See docs/decisions/012-search-in-d1-with-fts5.md.
  */
 
 export const PAGE_SIZE = 9;
@@ -20,9 +23,36 @@ export const SORTS = [
   { id: 'price-asc', label: 'Price: low to high' },
   { id: 'price-desc', label: 'Price: high to low' },
   { id: 'rating', label: 'Top rated' },
+  /** Best match for the search text (see `matchTier`); the default when the query has search words. */
+  { id: 'relevance', label: 'Best match' },
 ] as const;
 export type SortId = (typeof SORTS)[number]['id'];
 const SORT_IDS = SORTS.map((s) => s.id) as [SortId, ...SortId[]];
+
+/**
+ * The words of a text as the search sees them, the same way SQLite FTS5's unicode61
+ * tokenizer (remove_diacritics 2) cuts the products' text: runs of letters and digits,
+ * lower-cased, accents removed ("Yōtei" → "yotei"); everything else separates words.
+ */
+export function searchWords(text: string): string[] {
+  return (
+    text
+      .normalize('NFD')
+      .replace(/\p{M}+/gu, '')
+      .toLowerCase()
+      .match(/[\p{L}\p{N}\p{Co}]+/gu) ?? []
+  );
+}
+
+/** The search words of a query's text, each once: a product matches when every one starts a word of it. */
+export function searchTerms(q: string): string[] {
+  return [...new Set(searchWords(q))];
+}
+
+/** The sort a query gets when it names none: best match while there are search words, else by name. */
+export function defaultSort(q: string): SortId {
+  return searchTerms(q).length ? 'relevance' : 'name';
+}
 
 const nairaParam = z.coerce
   .number({ error: 'Must be a whole number of naira' })
@@ -33,15 +63,25 @@ const nairaParam = z.coerce
 export const productQuerySchema = z
   .object({
     q: z.string().trim().max(100, 'Search text is limited to 100 characters').default(''),
-    category: z.array(z.enum(CATEGORY_IDS, { error: 'Unknown category' })).max(20).default([]),
-    brand: z.array(z.enum(BRANDS, { error: 'Unknown brand' })).max(60).default([]),
+    category: z
+      .array(z.enum(CATEGORY_IDS, { error: 'Unknown category' }))
+      .max(20)
+      .default([]),
+    brand: z
+      .array(z.enum(BRANDS, { error: 'Unknown brand' }))
+      .max(60)
+      .default([]),
     minPrice: nairaParam.default(PRICE_FILTER_MIN_NAIRA),
     maxPrice: nairaParam.default(PRICE_FILTER_MAX_NAIRA),
-    sort: z.enum(SORT_IDS, { error: `Must be one of: ${SORT_IDS.join(', ')}` }).default('name'),
+    /** Left out: `defaultSort(q)` (relevance with search words, else name). */
+    sort: z.enum(SORT_IDS, { error: `Must be one of: ${SORT_IDS.join(', ')}` }).optional(),
     featured: z.stringbool({ error: 'Must be true or false' }).optional(),
     page: z.coerce.number().int('Must be a whole number').min(1, 'Pages start at 1').max(10_000).default(1),
   })
-  .refine((q) => q.minPrice <= q.maxPrice, { path: ['maxPrice'], message: 'Must not be below minPrice' });
+  .refine((q) => q.minPrice <= q.maxPrice, { path: ['maxPrice'], message: 'Must not be below minPrice' })
+  .transform(({ sort, ...q }) => ({ ...q, sort: sort ?? defaultSort(q.q) }));
+
+const QUERY_KEYS = new Set(['q', 'category', 'brand', 'minPrice', 'maxPrice', 'sort', 'featured', 'page']);
 
 export type ProductQuery = z.infer<typeof productQuerySchema>;
 export const DEFAULT_QUERY: ProductQuery = productQuerySchema.parse({});
@@ -51,10 +91,18 @@ const LIST_PARAMS = new Set(['category', 'brand']);
 /** Reads a query from URL parameters (`?category=phones&brand=Apple,Samsung&sort=rating`). */
 export function parseProductQuery(params: URLSearchParams) {
   const raw: Record<string, string | string[]> = {};
-  for (const key of new Set(params.keys())) {
-    if (!(key in productQuerySchema.shape)) continue;
+  const keys = new Set<string>();
+  params.forEach((_value, key) => {
+    keys.add(key);
+  });
+  for (const key of keys) {
+    if (!QUERY_KEYS.has(key)) continue;
     raw[key] = LIST_PARAMS.has(key)
-      ? params.getAll(key).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean)
+      ? params
+          .getAll(key)
+          .flatMap((v) => v.split(','))
+          .map((v) => v.trim())
+          .filter(Boolean)
       : (params.get(key) ?? '');
   }
   return productQuerySchema.safeParse(raw);
@@ -63,69 +111,170 @@ export function parseProductQuery(params: URLSearchParams) {
 /** The shortest URL parameters for a query: defaults are left out, so URLs stay shareable. */
 export function productQueryToParams(query: Partial<ProductQuery>, { withPage = false } = {}): URLSearchParams {
   const params = new URLSearchParams();
-  const q = { ...DEFAULT_QUERY, ...query };
+  // A query that names no sort gets its text's default (relevance while there are search words).
+  const q = { ...DEFAULT_QUERY, ...query, sort: query.sort ?? defaultSort(query.q ?? '') };
   if (q.q) params.set('q', q.q);
   if (q.category.length) params.set('category', q.category.join(','));
   if (q.brand.length) params.set('brand', q.brand.join(','));
   if (q.minPrice !== DEFAULT_QUERY.minPrice) params.set('minPrice', String(q.minPrice));
   if (q.maxPrice !== DEFAULT_QUERY.maxPrice) params.set('maxPrice', String(q.maxPrice));
-  if (q.sort !== DEFAULT_QUERY.sort) params.set('sort', q.sort);
+  if (q.sort !== defaultSort(q.q)) params.set('sort', q.sort);
   if (q.featured !== undefined) params.set('featured', String(q.featured));
   if (withPage && q.page !== 1) params.set('page', String(q.page));
   return params;
 }
 
-export interface ProductPage {
-  items: Product[];
-  total: number;
-  page: number;
-  pageSize: number;
-  pageCount: number;
+/** How many of the matching products are in each category and of each brand. */
+export const productFacetsSchema = z.object({
+  /** In the order of CATEGORIES (src/features/catalogue/categories.ts). */
+  categories: z.array(z.object({ id: z.string(), count: z.number().int() })),
+  /** In the order of `sortBrands`. */
+  brands: z.array(z.object({ name: z.string(), count: z.number().int() })),
+});
+export type ProductFacets = z.infer<typeof productFacetsSchema>;
+
+/** One page of a listing: GET /api/products's answer, and what the build pre-renders. */
+export const productPageSchema = z.object({
+  items: z.array(productSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  pageCount: z.number().int(),
   /** Brands among the products that match everything but the brand and price filters. */
-  brands: string[];
+  brands: z.array(z.string()),
+  /** Counts per category and per brand among the products that match the whole query. */
+  facets: productFacetsSchema.optional(),
+});
+export type ProductPage = z.infer<typeof productPageSchema>;
+
+/**
+ * Names in order the way SQLite's NOCASE collation orders them (so D1 and this code agree):
+ * code point by code point, A-Z folded to a-z and nothing else folded.
+ */
+export function compareNames(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 65 && x <= 90) x += 32;
+    if (y >= 65 && y <= 90) y += 32;
+    if (x === y) continue;
+    // UTF-16 puts U+E000-U+FFFF after the surrogates of U+10000 and beyond; code points (and SQLite) do not.
+    const cx = x >= 0xd800 && x <= 0xdfff ? (a.codePointAt(i) ?? x) : x;
+    const cy = y >= 0xd800 && y <= 0xdfff ? (b.codePointAt(i) ?? y) : y;
+    return cx < cy ? -1 : 1;
+  }
+  return a.length - b.length;
 }
 
-const byName = (a: Product, b: Product) => a.name.localeCompare(b.name, 'en', { sensitivity: 'base' });
+/** Ids are ASCII: plain code unit order, as SQLite's BINARY collation. The last tie-breaker of every sort. */
+const compareIds = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-const COMPARATORS: Record<SortId, (a: Product, b: Product) => number> = {
-  name: byName,
-  'price-asc': (a, b) => a.price - b.price || byName(a, b),
-  'price-desc': (a, b) => b.price - a.price || byName(a, b),
-  rating: (a, b) => b.rating - a.rating || b.reviews - a.reviews || byName(a, b),
+const byName = (a: Product, b: Product) => compareNames(a.name, b.name) || compareIds(a.id, b.id);
+
+/**
+ * How well a product matches the search words, best first: 0 when every word starts a word
+ * of its name, 1 when every word starts a word of its name or brand, 2 when every word starts
+ * a word of its name, brand or description, null when it does not match. D1 computes the
+ * same tier from FTS5 column filters; ties are broken by name.
+ */
+export function matchTier(p: Product, terms: readonly string[]): 0 | 1 | 2 | null {
+  if (terms.length === 0) return 0;
+  const name = searchWords(p.name);
+  const brand = searchWords(p.brand);
+  const description = searchWords(p.description);
+  const starts = (words: string[], t: string) => words.some((w) => w.startsWith(t));
+  if (terms.every((t) => starts(name, t))) return 0;
+  if (terms.every((t) => starts(name, t) || starts(brand, t))) return 1;
+  if (terms.every((t) => starts(name, t) || starts(brand, t) || starts(description, t))) return 2;
+  return null;
+}
+
+type Ranked = { p: Product; tier: number };
+
+const COMPARATORS: Record<SortId, (a: Ranked, b: Ranked) => number> = {
+  name: (a, b) => byName(a.p, b.p),
+  'price-asc': (a, b) => a.p.price - b.p.price || byName(a.p, b.p),
+  'price-desc': (a, b) => b.p.price - a.p.price || byName(a.p, b.p),
+  rating: (a, b) => b.p.rating - a.p.rating || b.p.reviews - a.p.reviews || byName(a.p, b.p),
+  relevance: (a, b) => a.tier - b.tier || byName(a.p, b.p),
 };
 
-function matchesText(p: Product, terms: string[]): boolean {
-  if (terms.length === 0) return true;
-  const haystack = `${p.name} ${p.brand} ${p.category} ${categoryLabel(p.category)} ${p.description}`.toLowerCase();
-  return terms.every((t) => haystack.includes(t));
+/** The brand list's order (the Worker sorts D1's brands with it too). */
+export function sortBrands(brands: Iterable<string>): string[] {
+  return [...new Set(brands)].sort((a, b) => a.localeCompare(b));
 }
 
-/** Filters, sorts and pages products. Pure: the same answer in the Worker and at build. */
+const categoryOrder = (id: string) => {
+  const i = CATEGORY_IDS.indexOf(id as never);
+  return i === -1 ? CATEGORY_IDS.length : i;
+};
+
+/** Facets from the matching products' (category, brand) pairs and how many of each (the Worker's grouped query gives these). */
+export function facetsFrom(groups: Iterable<{ category: string; brand: string; count: number }>): ProductFacets {
+  const categories = new Map<string, number>();
+  const brands = new Map<string, number>();
+  for (const g of groups) {
+    categories.set(g.category, (categories.get(g.category) ?? 0) + g.count);
+    brands.set(g.brand, (brands.get(g.brand) ?? 0) + g.count);
+  }
+  return {
+    categories: [...categories]
+      .map(([id, count]) => ({ id, count }))
+      .sort((a, b) => categoryOrder(a.id) - categoryOrder(b.id) || compareIds(a.id, b.id)),
+    brands: sortBrands(brands.keys()).map((name) => ({ name, count: brands.get(name) ?? 0 })),
+  };
+}
+
+/** Page arithmetic shared by both implementations. */
+export function pageOf<T>(
+  items: T[],
+  total: number,
+  query: ProductQuery,
+  brands: string[],
+  facets: ProductFacets,
+): Omit<ProductPage, 'items'> & { items: T[] } {
+  return {
+    items,
+    total,
+    page: query.page,
+    pageSize: PAGE_SIZE,
+    pageCount: Math.max(1, Math.ceil(total / PAGE_SIZE)),
+    brands,
+    facets,
+  };
+}
+
+/**
+ * Filters, sorts and pages products. Pure: the build pre-renders with it, and it is the
+ * reference the Worker's SQL (functions/db/product-search.ts) is tested against.
+ */
 export function searchProducts(products: readonly Product[], query: ProductQuery): ProductPage {
-  const terms = query.q.toLowerCase().split(/\s+/).filter(Boolean);
+  const terms = searchTerms(query.q);
   const minKobo = nairaToKobo(query.minPrice);
   const maxKobo = nairaToKobo(query.maxPrice);
 
-  const inScope = products.filter(
-    (p) =>
-      matchesText(p, terms) &&
-      (query.category.length === 0 || query.category.includes(p.category as never)) &&
-      (query.featured === undefined || p.featured === query.featured),
-  );
-  const brands = [...new Set(inScope.map((p) => p.brand))].sort((a, b) => a.localeCompare(b));
+  const inScope: Ranked[] = [];
+  for (const p of products) {
+    if (query.category.length > 0 && !query.category.includes(p.category as never)) continue;
+    if (query.featured !== undefined && p.featured !== query.featured) continue;
+    const tier = matchTier(p, terms);
+    if (tier !== null) inScope.push({ p, tier });
+  }
+  const brands = sortBrands(inScope.map(({ p }) => p.brand));
   const matching = inScope
-    .filter((p) => query.brand.length === 0 || query.brand.includes(p.brand as never))
-    .filter((p) => p.price >= minKobo && p.price <= maxKobo)
+    .filter(({ p }) => query.brand.length === 0 || query.brand.includes(p.brand as never))
+    .filter(({ p }) => p.price >= minKobo && p.price <= maxKobo)
     .sort(COMPARATORS[query.sort]);
+  const facets = facetsFrom(matching.map(({ p }) => ({ category: p.category, brand: p.brand, count: 1 })));
 
-  const pageCount = Math.max(1, Math.ceil(matching.length / PAGE_SIZE));
   const start = (query.page - 1) * PAGE_SIZE;
-  return {
-    items: matching.slice(start, start + PAGE_SIZE),
-    total: matching.length,
-    page: query.page,
-    pageSize: PAGE_SIZE,
-    pageCount,
+  return pageOf(
+    matching.slice(start, start + PAGE_SIZE).map(({ p }) => p),
+    matching.length,
+    query,
     brands,
-  };
+    facets,
+  );
 }

@@ -1,0 +1,112 @@
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { searchProductsInD1 } from '../../functions/db/product-search.ts';
+import { CATEGORY_IDS } from '../../src/features/catalogue/categories.ts';
+import { BRANDS } from '../../src/features/catalogue/brands.ts';
+import { productQuerySchema } from '../../src/features/catalogue/search.ts';
+import { generateProducts } from '../../scripts/product-generator.ts';
+import { catalogue } from './catalogue.ts';
+import { api } from '../../functions/index.ts';
+import { insertProducts } from './product-rows.ts';
+import { envWith } from './with-env.ts';
+
+/**
+ * Rows read grow with what a query matches, not with the catalogue: with 10,000 generated
+ * products in D1, a search or filter that matches 20 products reads on the order of those 20
+ * rows plus the page (D1's own count, `meta.rows_read`, summed over the request's statements).
+ * A statement that scans the products table fails these bounds by hundreds of times.
+ */
+const BULK = 10_000;
+const FEW = 20;
+
+beforeAll(async () => {
+  // The bulk: every category and brand but the ones the few below use, priced up to ₦4.9m.
+  await insertProducts(
+    env.DB,
+    generateProducts(BULK, {
+      seed: 3,
+      prefix: 'bulk',
+      categories: CATEGORY_IDS.filter((c) => c !== 'drones'),
+      brands: BRANDS.filter((b) => b !== 'DJI'),
+    }),
+    1000,
+  );
+  // The few: drones by DJI, priced in a band no other product is in, with a word only they have.
+  await insertProducts(
+    env.DB,
+    generateProducts(FEW, {
+      seed: 4,
+      prefix: 'few',
+      categories: ['drones'],
+      brands: ['DJI'],
+      descriptionWords: ['quokka'],
+      priceNaira: [4_950_000, 4_950_019],
+    }),
+  );
+}, 60_000);
+
+const query = (q: Record<string, string | string[]>) => productQuerySchema.parse(q);
+
+describe(`rows read with ${BULK.toLocaleString('en')} products`, () => {
+  it('has the products in D1 and in the search index', async () => {
+    const { n } = (await env.DB.prepare('select count(*) as n from products where active = 1').first<{ n: number }>())!;
+    expect(n).toBe(catalogue.length + BULK + FEW);
+    expect(catalogue.some((p) => p.category === 'drones' || p.brand === 'DJI')).toBe(false);
+  });
+
+  it.each([
+    ['text matching 20', { q: 'quokka' }],
+    ['text prefix matching 20, by price', { q: 'quok', sort: 'price-desc' }],
+    ['category matching 20', { category: ['drones'] }],
+    ['brand matching 20', { brand: ['DJI'] }],
+    ['price band matching 20', { minPrice: '4950000', maxPrice: '4950019' }],
+    ['category and brand, page 2', { category: ['drones'], brand: ['DJI'], page: '2', sort: 'rating' }],
+  ])('%s reads on the order of 20 rows, not the catalogue', async (name, q) => {
+    const { page, rowsRead } = await searchProductsInD1(env.DB, query(q));
+    expect(page.total).toBe(FEW);
+    // Matches, counted for the page, the total and facets, and the brand list (one index
+    // entry per brand when no category narrows it: ~54 brands): far below 10,000.
+    expect(rowsRead, `rows read for ${JSON.stringify(q)}`).toBeLessThanOrEqual(5 * FEW + 2 * BRANDS.length);
+    console.log(`${name}: ${rowsRead} rows read, total ${page.total}`);
+  });
+
+  it('reports the rows read in a header only when EXPOSE_D1_ROWS_READ is set', async () => {
+    const call = async (vars: Record<string, string>) => {
+      const ctx = createExecutionContext();
+      const response = await api.fetch(new Request('http://localhost:8787/api/products?q=quokka'), envWith(vars), ctx);
+      await waitOnExecutionContext(ctx);
+      return response;
+    };
+    const exposed = await call({ EXPOSE_D1_ROWS_READ: 'true' });
+    expect(exposed.status).toBe(200);
+    expect(Number(exposed.headers.get('x-d1-rows-read'))).toBeGreaterThan(0);
+    expect(Number(exposed.headers.get('x-d1-rows-read'))).toBeLessThan(200);
+    const hidden = await call({});
+    expect(hidden.headers.get('x-d1-rows-read')).toBeNull();
+  });
+
+  it('reads a big category a page at a time, plus one index entry per product for the counts', async () => {
+    for (const sort of ['name', 'price-asc', 'price-desc', 'rating']) {
+      const { page, rowsRead } = await searchProductsInD1(env.DB, query({ category: ['phones'], sort }));
+      expect(page.total).toBeGreaterThan(500);
+      // page (~9 rows and the ties of its last sort key) + counts (one entry each) + brands (one seek each).
+      expect(rowsRead, sort).toBeLessThan(page.total + 3 * BRANDS.length + 50);
+      console.log(`phones by ${sort}: ${rowsRead} rows read, total ${page.total}`);
+    }
+  });
+
+  it('lists the whole catalogue reading a page, one index entry per product for the counts, one per brand', async () => {
+    const first = await searchProductsInD1(env.DB, query({}));
+    // Within the default price filter (up to ₦5,000,000): the generator prices about 1 in 100 above it.
+    const { n } = (await env.DB.prepare('select count(*) as n from products where active = 1 and price_kobo <= 500000000').first<{
+      n: number;
+    }>())!;
+    expect(n).toBeLessThan(catalogue.length + BULK + FEW);
+    expect(first.page.total).toBe(n);
+    // The page walks the name index; the counts read one index entry per product (they count
+    // them all), the brand list one per brand. No statement reads the table row by row.
+    expect(first.rowsRead).toBeLessThan(1.2 * first.page.total);
+    console.log(`whole listing: ${first.rowsRead} rows read, total ${first.page.total}`);
+  });
+});
