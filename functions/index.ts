@@ -1,5 +1,8 @@
 import { createApp } from './lib/app.ts';
+import { accountRoute, paymentMethodsRoute, sessionRoute } from './routes/account.ts';
+import { authRoute, googleStandinRoute } from './routes/auth.ts';
 import { health } from './routes/health.ts';
+import { checkInstallPrompt, dismissInstallPrompt } from './routes/install-prompt.ts';
 import { subscribe } from './routes/newsletter.ts';
 import { ordersRoute } from './routes/orders.ts';
 import { products } from './routes/products.ts';
@@ -10,7 +13,15 @@ export const api = createApp()
   .route('/health', health)
   .route('/products', products)
   .route('/orders', ordersRoute)
-  .route('/subscribe', subscribe);
+  .route('/subscribe', subscribe)
+  .route('/check-install-prompt', checkInstallPrompt)
+  .route('/dismiss-install-prompt', dismissInstallPrompt)
+  .route('/session', sessionRoute)
+  .route('/account', accountRoute)
+  .route('/payment-methods', paymentMethodsRoute)
+  // Auth.js's own routes (sign-in forms, Google's callback), and the Google stand-in the API tests use (404 unless AUTH_GOOGLE_STANDIN=true).
+  .route('/auth', authRoute)
+  .route('/test/google', googleStandinRoute);
 
 export type Api = typeof api;
 

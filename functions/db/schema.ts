@@ -1,15 +1,35 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
-import { ORDER_STATUSES } from '../../src/features/orders/order-status.ts';
+import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { ROLES, THEMES } from '../../src/features/account/account-values.ts';
+import { ORDER_ACTORS, ORDER_STATUSES } from '../../src/features/orders/order-status.ts';
 
 /**
  * The D1 schema: the single source for the tables, the generated migrations in
  * migrations/ and the row types. Money is integer kobo; times are unix seconds.
  */
 
+/**
+ * The CHECK constraints by name. The schema declares them with these constants and
+ * functions/db/constraint-errors.ts recognises their failures by the same ones, so a
+ * renamed constraint cannot silently stop being recognised.
+ */
+export const CHECKS = {
+  productsPricePositive: 'products_price_positive',
+  productsStockNotNegative: 'products_stock_not_negative',
+  ordersTotalIsSum: 'orders_total_is_sum',
+  orderLinesQuantityPositive: 'order_lines_quantity_positive',
+  orderLinesTotal: 'order_lines_total',
+  reviewsRatingRange: 'reviews_rating_range',
+} as const;
+export type CheckName = (typeof CHECKS)[keyof typeof CHECKS];
+
 const timestamps = {
   createdAt: integer('created_at', { mode: 'timestamp' }).notNull().default(sql`(unixepoch())`),
-  updatedAt: integer('updated_at', { mode: 'timestamp' }).notNull().default(sql`(unixepoch())`),
+  /** Set by the database clock on insert and, through drizzle's $onUpdate, on every drizzle update() of the row. */
+  updatedAt: integer('updated_at', { mode: 'timestamp' })
+    .notNull()
+    .default(sql`(unixepoch())`)
+    .$onUpdate(() => sql`(unixepoch())`),
 };
 
 export const products = sqliteTable(
@@ -32,9 +52,21 @@ export const products = sqliteTable(
     ...timestamps,
   },
   (t) => [
-    check('products_price_positive', sql`${t.price} > 0`),
-    check('products_stock_not_negative', sql`${t.stock} >= 0`),
-    index('products_category_idx').on(t.category),
+    check(CHECKS.productsPricePositive, sql`${t.price} > 0`),
+    check(CHECKS.productsStockNotNegative, sql`${t.stock} >= 0`),
+    // Catalogue search (functions/db/product-search.ts, docs/decisions/012-search-in-d1-with-fts5.md):
+    // one index per filter shape, each covering what the counts read, and one per sort order.
+    index('products_category_idx').on(t.active, t.category, t.brand, t.price),
+    index('products_brand_idx').on(t.active, t.brand, t.price),
+    index('products_price_idx').on(t.active, t.price),
+    index('products_name_idx').on(t.active, sql`${t.name} COLLATE NOCASE`, t.id),
+    index('products_rating_idx').on(t.active, t.rating, t.reviews),
+    index('products_category_name_idx').on(t.active, t.category, sql`${t.name} COLLATE NOCASE`, t.id),
+    index('products_category_price_idx').on(t.active, t.category, t.price),
+    index('products_category_rating_idx').on(t.active, t.category, t.rating, t.reviews),
+    index('products_featured_idx')
+      .on(t.rating, t.reviews, t.brand, t.category, t.price)
+      .where(sql`${t.active} = 1 AND ${t.featured} = 1`),
   ],
 );
 
@@ -43,6 +75,18 @@ export const newsletterSubscribers = sqliteTable('newsletter_subscribers', {
   /** Stored lower-cased, so one address is one subscriber. */
   email: text('email').notNull().unique(),
   createdAt: timestamps.createdAt,
+});
+
+/**
+ * Devices that dismissed (or used) the install offer: the spec's "install-prompt dismissals
+ * stored per device". `device_id` is the random id the browser keeps in localStorage
+ * (src/features/pwa/device-id.browser.ts); nothing ties it to a person.
+ */
+export const installPromptDismissals = sqliteTable('install_prompt_dismissals', {
+  deviceId: text('device_id').primaryKey(),
+  /** How many times this device said no (or installed): a repeat is recorded, not refused. */
+  dismissals: integer('dismissals').notNull().default(1),
+  ...timestamps,
 });
 
 export type ProductRow = typeof products.$inferSelect;
@@ -75,14 +119,18 @@ export const orders = sqliteTable(
     accessTokenHash: text('access_token_hash').notNull(),
     /** The signed-in shopper who placed it, when there is one (accounts arrive with sign-in). */
     userId: text('user_id'),
-    /** Unpaid orders expire at this time and their stock goes back on sale. */
+    /**
+     * When the order's hold on its stock ends: an unpaid order (placed + ORDER_HOLD_HOURS) or a
+     * reported transfer nobody confirmed (report + PAYMENT_REPORT_HOLD_HOURS, set by the report)
+     * then expires and its stock goes back on sale. Not read once the order is paid or closed.
+     */
     expiresAt: integer('expires_at', { mode: 'timestamp' }).notNull(),
     /** Set by each status change; lets the statements of one change's batch see that it won. */
     lastTransitionId: text('last_transition_id'),
     ...timestamps,
   },
   (t) => [
-    check('orders_total_is_sum', sql`${t.total} = ${t.subtotal} + ${t.shipping}`),
+    check(CHECKS.ordersTotalIsSum, sql`${t.total} = ${t.subtotal} + ${t.shipping}`),
     index('orders_status_expires_idx').on(t.status, t.expiresAt),
     index('orders_email_idx').on(t.email),
     index('orders_user_idx').on(t.userId),
@@ -93,8 +141,12 @@ export const orderLines = sqliteTable(
   'order_lines',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    orderId: text('order_id').notNull().references(() => orders.id),
-    productId: text('product_id').notNull().references(() => products.id),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id),
+    productId: text('product_id')
+      .notNull()
+      .references(() => products.id),
     /** Name and image as they were when ordered: an order reads the same after the catalogue changes. */
     name: text('name').notNull(),
     image: text('image').notNull(),
@@ -104,8 +156,8 @@ export const orderLines = sqliteTable(
     lineTotal: integer('line_total_kobo').notNull(),
   },
   (t) => [
-    check('order_lines_quantity_positive', sql`${t.quantity} > 0`),
-    check('order_lines_total', sql`${t.lineTotal} = ${t.unitPrice} * ${t.quantity}`),
+    check(CHECKS.orderLinesQuantityPositive, sql`${t.quantity} > 0`),
+    check(CHECKS.orderLinesTotal, sql`${t.lineTotal} = ${t.unitPrice} * ${t.quantity}`),
     index('order_lines_order_idx').on(t.orderId),
   ],
 );
@@ -115,10 +167,12 @@ export const orderEvents = sqliteTable(
   'order_events',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    orderId: text('order_id').notNull().references(() => orders.id),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id),
     fromStatus: text('from_status', { enum: ORDER_STATUSES }),
     toStatus: text('to_status', { enum: ORDER_STATUSES }).notNull(),
-    actor: text('actor', { enum: ['customer', 'admin', 'system'] }).notNull(),
+    actor: text('actor', { enum: ORDER_ACTORS }).notNull(),
     note: text('note'),
     createdAt: timestamps.createdAt,
   },
@@ -152,9 +206,123 @@ export const emailOutbox = sqliteTable(
     sentAt: integer('sent_at', { mode: 'timestamp' }),
     /** Not before this time: the back-off after an error, or the end of a delivery run's claim. */
     nextAttemptAt: integer('next_attempt_at', { mode: 'timestamp' }),
+    /** The delivery run that holds the row while it is 'sending': only that run may record how the sending went. */
+    claimId: text('claim_id'),
+    /** Which message it is (order_confirmation, order_status_paid…): what logs name instead of the recipient or the text. */
+    kind: text('kind').notNull().default('unknown'),
   },
   (t) => [index('email_outbox_status_idx').on(t.status, t.nextAttemptAt)],
 );
 
+/**
+ * Fixed-window request counters per client and route (functions/lib/rate-limit.ts,
+ * docs/decisions/010-rate-limits-in-d1.md): one row per key and window, counted up by an
+ * upsert; the cron deletes windows that ended long ago.
+ */
+export const rateLimits = sqliteTable(
+  'rate_limits',
+  {
+    /** What is limited and for whom, e.g. `orders.place:203.0.113.7`. */
+    key: text('key').notNull(),
+    /** The window's start, in unix seconds (a multiple of its length). */
+    windowStart: integer('window_start').notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.windowStart] }), index('rate_limits_window_idx').on(t.windowStart)],
+);
+
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderLineRow = typeof orderLines.$inferSelect;
+
+/**
+ * Accounts (issue 11, docs/decisions/011-sessions-and-sign-in.md). The JS keys id, name,
+ * email, emailVerified and image are what @auth/drizzle-adapter reads and writes (Google
+ * sign-in); the rest is the store's own. Sessions are JWT cookies: `sessionVersion` is
+ * copied into each one and checked on every authenticated call, so raising it ends every
+ * session issued before (sign out everywhere, password change or reset).
+ */
+export const users = sqliteTable('users', {
+  id: text('id')
+    .primaryKey()
+    .$defaultFn(() => crypto.randomUUID()),
+  name: text('name'),
+  /** Lower-cased; one address is one account. */
+  email: text('email').notNull().unique(),
+  /** When the owner proved the address (the verify link, a password reset, or Google saying so); null until then. */
+  emailVerified: integer('email_verified', { mode: 'timestamp_ms' }),
+  image: text('image'),
+  /** Only a database command makes an admin (README, scripts/make-admin.ts): no API writes it. */
+  role: text('role', { enum: ROLES }).notNull().default('customer'),
+  /** `pbkdf2-sha256$<iterations>$<salt>$<hash>` (functions/auth/password.ts); null for a Google-only account. */
+  passwordHash: text('password_hash'),
+  sessionVersion: integer('session_version').notNull().default(1),
+  phone: text('phone'),
+  address: text('address'),
+  city: text('city'),
+  state: text('state'),
+  notifyOrderUpdates: integer('notify_order_updates', { mode: 'boolean' }).notNull().default(true),
+  notifyPromotions: integer('notify_promotions', { mode: 'boolean' }).notNull().default(false),
+  theme: text('theme', { enum: THEMES }).notNull().default('dark'),
+  ...timestamps,
+});
+
+/** Sign-in providers linked to a user (Google), in the adapter's shape. */
+export const accounts = sqliteTable(
+  'accounts',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    type: text('type').$type<'oauth' | 'oidc' | 'email' | 'webauthn'>().notNull(),
+    provider: text('provider').notNull(),
+    providerAccountId: text('provider_account_id').notNull(),
+    refresh_token: text('refresh_token'),
+    access_token: text('access_token'),
+    expires_at: integer('expires_at'),
+    token_type: text('token_type'),
+    scope: text('scope'),
+    id_token: text('id_token'),
+    session_state: text('session_state'),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.providerAccountId] }), index('accounts_user_idx').on(t.userId)],
+);
+
+/**
+ * Single-use secrets of the e-mailed links: `identifier` says what for and whom
+ * (`verify:<user id>`, `reset:<user id>`), `token` is the SHA-256 of the secret in the link
+ * (the secret itself is never stored). Deleted when used.
+ */
+export const verificationTokens = sqliteTable(
+  'verification_tokens',
+  {
+    identifier: text('identifier').notNull(),
+    token: text('token').notNull(),
+    expires: integer('expires', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.identifier, t.token] }), uniqueIndex('verification_tokens_token_idx').on(t.token)],
+);
+
+/** One review per user and product, from a delivered order; products.rating/reviews are recomputed from these. */
+export const reviews = sqliteTable(
+  'reviews',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    productId: text('product_id')
+      .notNull()
+      .references(() => products.id),
+    rating: integer('rating').notNull(),
+    comment: text('comment'),
+    ...timestamps,
+  },
+  (t) => [
+    check(CHECKS.reviewsRatingRange, sql`${t.rating} BETWEEN 1 AND 5`),
+    uniqueIndex('reviews_user_product_idx').on(t.userId, t.productId),
+    index('reviews_product_idx').on(t.productId),
+  ],
+);
+
+export type UserRow = typeof users.$inferSelect;
+export type ReviewRow = typeof reviews.$inferSelect;

@@ -8,8 +8,18 @@ import type { Product } from '../../src/features/catalogue/product.ts';
 export function catalogueSeedSql(catalogue: readonly Product[], { reset = false } = {}): string[] {
   return catalogue.map((p) => {
     const values = [
-      p.id, p.name, p.brand, p.category, p.description, p.price, p.image,
-      JSON.stringify(p.variants), p.stock, p.rating, p.reviews, p.featured,
+      p.id,
+      p.name,
+      p.brand,
+      p.category,
+      p.description,
+      p.price,
+      p.image,
+      JSON.stringify(p.variants),
+      p.stock,
+      p.rating,
+      p.reviews,
+      p.featured,
     ].map(sqlLiteral);
     const onConflict = reset
       ? `DO UPDATE SET name = excluded.name, brand = excluded.brand, category = excluded.category,

@@ -1,0 +1,238 @@
+import { and, eq, ne, sql } from 'drizzle-orm';
+import type { Context } from 'hono';
+import { z } from 'zod';
+import { accountApi } from '../../src/features/account/account-api.ts';
+import { orderLookupSchema } from '../../src/features/orders/checkout.ts';
+import { consumeLink, markVerifiedStatements, newLinkSecret, queueEmailForUser, storeLinkStatements } from '../account/links.ts';
+import { userOrder, userOrders, userTransactions } from '../account/orders.ts';
+import { loadProfile, updateProfile } from '../account/profile.ts';
+import { reviewableProducts, saveReview, userReviews } from '../account/reviews.ts';
+import { googleAvailable } from '../auth/auth-config.ts';
+import { checkPassword } from '../auth/credentials.ts';
+import { hashPassword } from '../auth/password.ts';
+import {
+  clearSessionCookie,
+  issueSessionCookie,
+  requireUser,
+  sameOriginOnly,
+  sessionUser,
+  toSessionUser,
+  type SignedInEnv,
+} from '../auth/session.ts';
+import { signInWithPassword } from '../auth/sign-in.ts';
+import { users, type UserRow } from '../db/schema.ts';
+import {
+  accountLink,
+  passwordChangedEmail,
+  passwordResetEmail,
+  RESET_LINK_HOURS,
+  signUpExistingEmail,
+  VERIFY_LINK_HOURS,
+  verifyEmail,
+} from '../email/account-messages.ts';
+import { deliverPendingEmails } from '../email/outbox.ts';
+import { bankAccount } from '../env.ts';
+import { createRouter, type AppEnv } from '../lib/app.ts';
+import { ApiError } from '../lib/errors.ts';
+import { rateLimit } from '../lib/rate-limit.ts';
+import { reply } from '../lib/reply.ts';
+import { validate } from '../lib/validate.ts';
+
+const PRIVATE = { 'cache-control': 'no-store' };
+const HOUR_MS = 60 * 60 * 1000;
+
+/** Sends what the request queued after the response (the outbox logs held e-mails in full locally). */
+function deliverEmailsLater<E extends AppEnv>(c: Context<E>) {
+  c.executionCtx.waitUntil(
+    deliverPendingEmails(c.var.db, c.var.config).catch((err: unknown) => console.error('E-mail delivery failed', err)),
+  );
+}
+
+const sameOrigin = sameOriginOnly();
+const signedIn = requireUser();
+/** Requests that send someone an e-mail, per client. */
+const emailLimit = rateLimit({ name: 'account.email', rule: (config) => config.RATE_LIMIT_ACCOUNT_EMAIL });
+
+const invalidToken = () =>
+  new ApiError(400, 'invalid_token', 'This link has expired or was already used. Ask for a new one.', [
+    { field: 'token', message: 'This link has expired or was already used' },
+  ]);
+
+async function bumpSessionVersion(c: Context<SignedInEnv>, set: Partial<typeof users.$inferInsert> = {}): Promise<UserRow> {
+  const [row] = await c.var.db
+    .update(users)
+    .set({ ...set, sessionVersion: sql`${users.sessionVersion} + 1` })
+    .where(eq(users.id, c.var.user.id))
+    .returning();
+  if (!row) throw new ApiError(401, 'unauthorized', 'Please sign in to continue.');
+  return row;
+}
+
+const SIGN_UP_MESSAGE =
+  'Thanks! We have sent a message to that address. If you are new here, it has a link to confirm your address.';
+const FORGOT_MESSAGE =
+  'If that address has an account, we have sent it a link to choose a new password. The link works for one hour.';
+
+/** /api/account/*: sign-up and sign-in, links from e-mails, and the signed-in user's own data. */
+export const accountRoute = createRouter()
+  .post('/sign-up', sameOrigin, emailLimit, validate('json', accountApi.signUp.body), async (c) => {
+    const { db, config } = c.var;
+    const { email, password, name } = c.req.valid('json');
+    // The same work whether or not the address has an account: hash, then one batch whose
+    // INSERT … SELECTs write the new account's link and e-mail, or the owner's warning.
+    const passwordHash = await hashPassword(password);
+    const id = crypto.randomUUID();
+    const secret = newLinkSecret();
+    const isNew = eq(users.id, id);
+    await db.batch([
+      db
+        .insert(users)
+        .values({ id, email, name: name ?? null, passwordHash })
+        .onConflictDoNothing({ target: users.email }),
+      ...(await storeLinkStatements(db, 'verify', secret, new Date(Date.now() + VERIFY_LINK_HOURS * HOUR_MS), isNew)),
+      queueEmailForUser(db, verifyEmail(email, name, accountLink(config.SITE_URL, 'verify', secret)), isNew),
+      queueEmailForUser(db, signUpExistingEmail(email, null, config.SITE_URL), and(eq(users.email, email), ne(users.id, id))!),
+    ]);
+    deliverEmailsLater(c);
+    return reply(c, accountApi.signUp, { message: SIGN_UP_MESSAGE }, 202, PRIVATE);
+  })
+  .post('/sign-in', sameOrigin, validate('json', accountApi.signIn.body), async (c) => {
+    const { email, password } = c.req.valid('json');
+    const userId = await signInWithPassword(c, email, password);
+    const [user] = await c.var.db.select().from(users).where(eq(users.id, userId));
+    if (!user) throw new ApiError(401, 'invalid_credentials', 'Please sign in again.');
+    return reply(c, accountApi.signIn, { user: toSessionUser(user) }, 200, PRIVATE);
+  })
+  .post('/sign-out', sameOrigin, (c) => {
+    clearSessionCookie(c);
+    return reply(c, accountApi.signOut, { message: 'You are signed out.' }, 200, PRIVATE);
+  })
+  .post('/sign-out-others', sameOrigin, signedIn, async (c) => {
+    await issueSessionCookie(c, await bumpSessionVersion(c));
+    return reply(c, accountApi.signOutOthers, { message: 'You are signed out on every other device.' }, 200, PRIVATE);
+  })
+  .post('/verify-email', sameOrigin, validate('json', accountApi.verifyEmail.body), async (c) => {
+    const { db } = c.var;
+    const userId = await consumeLink(db, 'verify', c.req.valid('json').token);
+    const [user] = userId ? await db.select().from(users).where(eq(users.id, userId)) : [];
+    if (!user) throw invalidToken();
+    await db.batch([...markVerifiedStatements(db, user.id, user.email)]);
+    return reply(c, accountApi.verifyEmail, { message: 'Your e-mail address is confirmed. Thank you!' }, 200, PRIVATE);
+  })
+  .post('/verify-email/resend', sameOrigin, signedIn, emailLimit, async (c) => {
+    const { db, config, user } = c.var;
+    if (user.emailVerified) {
+      return reply(c, accountApi.resendVerification, { message: 'Your e-mail address is already confirmed.' }, 200, PRIVATE);
+    }
+    const secret = newLinkSecret();
+    const who = eq(users.id, user.id);
+    await db.batch([
+      ...(await storeLinkStatements(db, 'verify', secret, new Date(Date.now() + VERIFY_LINK_HOURS * HOUR_MS), who)),
+      queueEmailForUser(db, verifyEmail(user.email, user.name, accountLink(config.SITE_URL, 'verify', secret)), who),
+    ]);
+    deliverEmailsLater(c);
+    return reply(c, accountApi.resendVerification, { message: `We have sent a new link to ${user.email}.` }, 200, PRIVATE);
+  })
+  .post('/forgot-password', sameOrigin, emailLimit, validate('json', accountApi.forgotPassword.body), async (c) => {
+    const { db, config } = c.var;
+    const { email } = c.req.valid('json');
+    // The same statements whether or not the address has an account (INSERT … SELECT).
+    const secret = newLinkSecret();
+    const who = eq(users.email, email);
+    await db.batch([
+      ...(await storeLinkStatements(db, 'reset', secret, new Date(Date.now() + RESET_LINK_HOURS * HOUR_MS), who)),
+      queueEmailForUser(db, passwordResetEmail(email, null, accountLink(config.SITE_URL, 'reset', secret)), who),
+    ]);
+    deliverEmailsLater(c);
+    return reply(c, accountApi.forgotPassword, { message: FORGOT_MESSAGE }, 202, PRIVATE);
+  })
+  .post('/reset-password', sameOrigin, validate('json', accountApi.resetPassword.body), async (c) => {
+    const { db } = c.var;
+    const { token, password } = c.req.valid('json');
+    const userId = await consumeLink(db, 'reset', token);
+    const [user] = userId ? await db.select().from(users).where(eq(users.id, userId)) : [];
+    if (!user) throw invalidToken();
+    // The link proved the address; every session (a thief's too) ends.
+    await db.batch([
+      db
+        .update(users)
+        .set({ passwordHash: await hashPassword(password), sessionVersion: sql`${users.sessionVersion} + 1` })
+        .where(eq(users.id, user.id)),
+      ...markVerifiedStatements(db, user.id, user.email),
+    ]);
+    clearSessionCookie(c);
+    return reply(c, accountApi.resetPassword, { message: 'Your new password is set. Sign in with it.' }, 200, PRIVATE);
+  })
+  .get('/profile', signedIn, async (c) => reply(c, accountApi.profile, { profile: await loadProfile(c.var.db, c.var.user) }))
+  .post('/profile', sameOrigin, signedIn, validate('json', accountApi.updateProfile.body), async (c) => {
+    const updated = await updateProfile(c.var.db, c.var.user, c.req.valid('json'));
+    return reply(c, accountApi.updateProfile, { profile: await loadProfile(c.var.db, updated) });
+  })
+  .post('/password', sameOrigin, signedIn, validate('json', accountApi.changePassword.body), async (c) => {
+    const { db, config, user } = c.var;
+    const { currentPassword, newPassword } = c.req.valid('json');
+    if (!user.passwordHash) {
+      throw new ApiError(400, 'no_password', 'Your account signs in with Google. Use "Forgot password?" to add a password.');
+    }
+    // Wrong current passwords count like failed sign-ins (a stolen session cannot guess on).
+    const check = await checkPassword(c, user.email, currentPassword);
+    if (check.kind === 'rate_limited') {
+      c.header('Retry-After', String(check.retryAfterSeconds));
+      throw new ApiError(429, 'rate_limited', check.message);
+    }
+    if (check.kind !== 'ok' || check.user.id !== user.id) {
+      throw new ApiError(400, 'invalid_request', 'Your current password is not right.', [
+        { field: 'currentPassword', message: 'Your current password is not right' },
+      ]);
+    }
+    const updated = await bumpSessionVersion(c, { passwordHash: await hashPassword(newPassword) });
+    await issueSessionCookie(c, updated);
+    await queueEmailForUser(db, passwordChangedEmail(user.email, user.name, config.SITE_URL), eq(users.id, user.id));
+    deliverEmailsLater(c);
+    return reply(c, accountApi.changePassword, { message: 'Your password is changed. Every other device is signed out.' });
+  })
+  .get('/orders', signedIn, async (c) =>
+    reply(c, accountApi.orders, { orders: await userOrders(c.var.db, c.var.config, c.var.user.id) }),
+  )
+  .get('/orders/:number', signedIn, validate('param', z.object({ number: orderLookupSchema.shape.number })), async (c) =>
+    reply(c, accountApi.order, { order: await userOrder(c.var.db, c.var.config, c.var.user.id, c.req.valid('param').number) }),
+  )
+  .get('/transactions', signedIn, async (c) =>
+    reply(c, accountApi.transactions, { transactions: await userTransactions(c.var.db, c.var.user.id) }),
+  )
+  .get('/reviews', signedIn, async (c) => reply(c, accountApi.reviews, { reviews: await userReviews(c.var.db, c.var.user.id) }))
+  .get('/reviewable', signedIn, async (c) =>
+    reply(c, accountApi.reviewable, { products: await reviewableProducts(c.var.db, c.var.user.id) }),
+  )
+  .post('/reviews', sameOrigin, signedIn, validate('json', accountApi.saveReview.body), async (c) => {
+    const saved = await saveReview(c.var.db, c.var.user.id, c.req.valid('json'));
+    return reply(c, accountApi.saveReview, { review: saved.review, product: saved.product }, saved.created ? 201 : 200);
+  });
+
+/** GET /api/session: who is signed in, and whether Google sign-in is available. */
+export const sessionRoute = createRouter().get('/', async (c) => {
+  const user = await sessionUser(c);
+  return reply(
+    c,
+    accountApi.session,
+    { user: user ? toSessionUser(user) : null, google: googleAvailable(c.var.config) },
+    200,
+    PRIVATE,
+  );
+});
+
+/** GET /api/payment-methods: how the store takes payment (the /payment-methods page). */
+export const paymentMethodsRoute = createRouter().get('/', (c) => {
+  const bank = bankAccount(c.var.config);
+  return reply(c, accountApi.paymentMethods, {
+    bankTransfer: {
+      ...bank,
+      steps: [
+        'Place your order: the payment step shows the amount and your order number.',
+        `Transfer the exact amount to ${bank.accountName}, ${bank.bankName}, account ${bank.accountNumber}, from your bank app or branch.`,
+        'Put your order number in the transfer narration, so we can match your payment.',
+        "Press 'I Have Made Payment'. We confirm the transfer and ship your order.",
+      ],
+    },
+  });
+});

@@ -1,0 +1,108 @@
+import type { ReactNode } from 'react';
+import type { SessionUser } from './session.ts';
+import { signInUrl } from './session.ts';
+import { type Loaded, useAuth } from './use-account.browser.ts';
+import './account.css';
+
+export const ACCOUNT_PAGES = [
+  { href: '/profile', label: 'Profile' },
+  { href: '/orders', label: 'Orders' },
+  { href: '/transactions', label: 'Transactions' },
+  { href: '/ratings', label: 'Ratings' },
+  { href: '/payment-methods', label: 'Payment methods' },
+] as const;
+
+export type AccountPath = (typeof ACCOUNT_PAGES)[number]['href'];
+
+/** Links between the account pages, the current one marked. */
+export function AccountNav({ current }: { current: AccountPath }) {
+  return (
+    <nav className="account-nav" aria-label="Your account">
+      <ul>
+        {ACCOUNT_PAGES.map((p) => (
+          <li key={p.href}>
+            <a href={p.href} aria-current={p.href === current ? 'page' : undefined}>
+              {p.label}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+interface ShellProps {
+  current: AccountPath;
+  /** What signing in is for, e.g. "see your orders". */
+  purpose: string;
+  children: (user: SessionUser) => ReactNode;
+}
+
+/**
+ * An account page's frame: the account links, then a loading state until the page's one
+ * session check has answered (the same height as what follows, so nothing shifts), then
+ * either the page (signed in) or a request to sign in that comes back here afterwards.
+ */
+export function AccountShell({ current, purpose, children }: ShellProps) {
+  const auth = useAuth();
+  return (
+    <div className="account">
+      <AccountNav current={current} />
+      <div className="account__body">
+        {auth.loading ? <Loading /> : auth.user ? children(auth.user) : <SignInPrompt purpose={purpose} />}
+      </div>
+    </div>
+  );
+}
+
+export function Loading({ what = 'your account' }: { what?: string }) {
+  return (
+    <div className="account__loading" role="status" aria-live="polite">
+      <span className="account__spinner" aria-hidden="true" />
+      <span>Loading {what}…</span>
+    </div>
+  );
+}
+
+function SignInPrompt({ purpose }: { purpose: string }) {
+  // Rendered only after the session check, in the browser: the current address is known.
+  const here = `${window.location.pathname}${window.location.search}${window.location.hash}`;
+  return (
+    <section className="card account__signin" aria-labelledby="account-signin-title">
+      <h2 id="account-signin-title">Please sign in</h2>
+      <p>Sign in to {purpose}. We will bring you back to this page afterwards.</p>
+      <p>
+        <a className="btn btn-primary" href={signInUrl(here)}>
+          Sign in
+        </a>
+      </p>
+      <p className="muted">No account yet? You can create one on the same page.</p>
+    </section>
+  );
+}
+
+/** The loading and failure states of a page's data; `children` renders it once it is there. */
+export function LoadedData<T>({
+  loaded,
+  what,
+  retry,
+  children,
+}: {
+  loaded: Loaded<T>;
+  what: string;
+  retry: () => void;
+  children: (data: T) => ReactNode;
+}) {
+  if (loaded.state === 'loading') return <Loading what={what} />;
+  if (loaded.state === 'failed') {
+    return (
+      <div className="card account__failed" role="alert">
+        <p>{loaded.message}</p>
+        <button type="button" className="btn btn-outline" onClick={retry}>
+          Try again
+        </button>
+      </div>
+    );
+  }
+  return <>{children(loaded.data)}</>;
+}

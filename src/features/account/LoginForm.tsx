@@ -1,0 +1,493 @@
+import { useStore } from '@nanostores/react';
+import { useEffect, useRef, useState } from 'react';
+import { type FieldValues, type UseFormReturn, useForm } from 'react-hook-form';
+import { ApiRequestError, callApi } from '../../lib/api-client.browser.ts';
+import { TextField } from '../forms/Field.tsx';
+import { showServerIssues } from '../forms/server-errors.browser.ts';
+import type { ForgotForm, ResetForm, SignInForm, SignUpForm } from './login-schemas.ts';
+import { lazyResolver, type LoginSchemas, loadLoginModules, startGoogleSignIn } from './login-modules.browser.ts';
+import { NewPasswordFields, PasswordField } from './PasswordField.tsx';
+import { $auth, type AuthState, loadSession, refreshSession } from './session.browser.ts';
+import { RETURN_PARAM, safeReturnPath } from './session.ts';
+import './LoginForm.css';
+
+type Mode = 'signin' | 'signup' | 'forgot' | 'reset';
+
+const HEADINGS: Record<Mode, { title: string; intro: string }> = {
+  signin: { title: 'Welcome back!', intro: 'Sign in to follow your orders and check out faster.' },
+  signup: { title: 'Create an account', intro: 'Keep your delivery details, follow your orders and rate what you bought.' },
+  forgot: {
+    title: 'Forgot your password?',
+    intro: 'Enter the e-mail address of your account and we will send you a link to choose a new password.',
+  },
+  reset: {
+    title: 'Choose a new password',
+    intro: 'Pick a new password for your account. It signs you out on every other device.',
+  },
+};
+
+const NETWORK_FAILED = 'Network error. Please try again.';
+const GOOGLE_FAILED = 'Google sign-in could not start. Please try again.';
+const SIGN_UP_EXISTING =
+  'We have sent a message to that address. If it already had an account, sign in with its password, or choose "Forgot password?".';
+
+/** The session as the server rendered the page: not known yet. */
+const NOT_KNOWN: AuthState = { loading: true, user: null, google: false };
+
+/** Where to go after signing in: `?next=` if it is a path on this site, else the profile. */
+const returnPath = () => safeReturnPath(new URLSearchParams(window.location.search).get(RETURN_PARAM));
+
+/** What the banner says about a failed request; validation issues also go to the form's fields. */
+function failureMessage<T extends FieldValues>(
+  error: unknown,
+  form?: Pick<UseFormReturn<T>, 'getValues' | 'setError'>,
+  onPasswordRefused?: (message: string) => void,
+): string {
+  if (!(error instanceof ApiRequestError)) return NETWORK_FAILED;
+  if (error.status === 400 && error.issues.length > 0) {
+    if (form) showServerIssues(form, error.issues);
+    const password = error.issues.find((issue) => issue.field === 'password');
+    if (password) {
+      onPasswordRefused?.(password.message);
+      return password.message;
+    }
+    // A form's own field at fault: its words; a refusal of another kind (a used link): the API's message.
+    if (error.code === 'invalid_request') return error.issues[0]!.message;
+  }
+  return error.message;
+}
+
+/** What was typed into the pre-rendered form before the island hydrated (the sign-in form is the first one shown). */
+function typedBeforeHydration(id: string): string {
+  return typeof document === 'undefined' ? '' : (document.querySelector<HTMLInputElement>(`#${id}`)?.value ?? '');
+}
+
+interface Banners {
+  fail(message: string): void;
+  note(message: string): void;
+  clear(): void;
+}
+
+interface FormProps {
+  /** The island has hydrated: the submit button works (before, Enter must not send the form as a GET). */
+  ready: boolean;
+  banners: Banners;
+  /** The e-mail typed so far, carried from one mode to the next. */
+  email: string;
+  onEmail: (email: string) => void;
+  /** A request is under way (the page's other buttons wait). */
+  onWorking: (working: boolean) => void;
+  switchTo: (mode: Mode, notice?: string) => void;
+}
+
+/** Keeps the parent's copy of the typed e-mail. */
+function useRememberEmail<T extends { email: string }>(form: Pick<UseFormReturn<T>, 'watch'>, onEmail: (email: string) => void) {
+  useEffect(() => {
+    const watching = form.watch((values) => onEmail(String(values.email ?? '')));
+    return () => watching.unsubscribe();
+  }, [form, onEmail]);
+}
+
+/** Goes to the page the shopper came from, leaving the button in its processing state. */
+function leave(setLeaving: (leaving: boolean) => void) {
+  setLeaving(true);
+  window.location.assign(returnPath());
+}
+
+const signInResolver = lazyResolver<SignInForm>((s) => s.signInFormSchema);
+const signUpResolver = lazyResolver<SignUpForm>((s) => s.signUpFormSchema);
+const forgotResolver = lazyResolver<ForgotForm>((s) => s.forgotFormSchema);
+const resetResolver = lazyResolver<ResetForm>((s) => s.resetFormSchema);
+
+function SignIn({ ready, banners, email, onEmail, onWorking, switchTo }: FormProps) {
+  const [typedEarly] = useState<SignInForm>(() => ({
+    email: typedBeforeHydration('login-email') || email,
+    password: typedBeforeHydration('login-password'),
+  }));
+  const form = useForm<SignInForm>({ resolver: signInResolver, defaultValues: typedEarly, shouldFocusError: true });
+  useRememberEmail(form, onEmail);
+  const [shown, setShown] = useState(false);
+  const [leaving, setLeaving] = useState(false);
+  const busy = form.formState.isSubmitting || leaving;
+
+  const submit = form.handleSubmit(async ({ email, password }) => {
+    banners.clear();
+    onWorking(true);
+    try {
+      const { accountApi } = await loadLoginModules();
+      await callApi(accountApi.signIn, { body: { email, password } });
+      leave(setLeaving);
+    } catch (error) {
+      banners.fail(failureMessage(error, form));
+      onWorking(false);
+    }
+  }, banners.clear);
+
+  return (
+    <form className="login__form" onSubmit={submit} noValidate aria-label="Sign in">
+      <TextField
+        form={form}
+        name="email"
+        id="login-email"
+        label="Email"
+        type="email"
+        autoComplete="email"
+        inputMode="email"
+        required
+      />
+      <PasswordField
+        form={form}
+        name="password"
+        id="login-password"
+        label="Password"
+        autoComplete="current-password"
+        shown={shown}
+        onToggle={() => setShown(!shown)}
+      />
+      <p className="login__forgot">
+        <button type="button" className="link-button" onClick={() => switchTo('forgot')} disabled={busy}>
+          Forgot password?
+        </button>
+      </p>
+      <button type="submit" className="btn btn-primary btn-block" disabled={!ready || busy}>
+        {busy ? 'Signing in…' : 'Sign In'}
+      </button>
+    </form>
+  );
+}
+
+function SignUp({ ready, banners, email, onEmail, onWorking, switchTo, schemas }: FormProps & { schemas: LoginSchemas }) {
+  const form = useForm<SignUpForm>({
+    resolver: signUpResolver,
+    defaultValues: { email, password: '', confirm: '' },
+    shouldFocusError: true,
+  });
+  useRememberEmail(form, onEmail);
+  const [leaving, setLeaving] = useState(false);
+  const [rulesAlert, setRulesAlert] = useState(false);
+  const busy = form.formState.isSubmitting || leaving;
+
+  const submit = form.handleSubmit(
+    async ({ email, password }) => {
+      banners.clear();
+      setRulesAlert(false);
+      onWorking(true);
+      try {
+        const { accountApi } = await loadLoginModules();
+        await callApi(accountApi.signUp, { body: { email, password } });
+        // Sign-up does not sign in: the same e-mail and password do.
+        try {
+          await callApi(accountApi.signIn, { body: { email, password } });
+        } catch (error) {
+          onWorking(false);
+          // The address already had an account (its owner got an e-mail about this): sign in with its password.
+          if (error instanceof ApiRequestError && error.code === 'invalid_credentials') switchTo('signin', SIGN_UP_EXISTING);
+          else banners.fail(failureMessage(error));
+          return;
+        }
+        leave(setLeaving);
+      } catch (error) {
+        // The policy's error: the checklist is checked again and highlighted, the server's words in the banner.
+        banners.fail(failureMessage(error, form, () => setRulesAlert(true)));
+        onWorking(false);
+      }
+    },
+    (errors) => {
+      banners.clear();
+      setRulesAlert(Boolean(errors.password));
+    },
+  );
+
+  return (
+    <form className="login__form" onSubmit={submit} noValidate aria-label="Create an account">
+      <TextField
+        form={form}
+        name="email"
+        id="signup-email"
+        label="Email"
+        type="email"
+        autoComplete="email"
+        inputMode="email"
+        required
+      />
+      <NewPasswordFields
+        form={form}
+        idPrefix="signup"
+        label="Password"
+        confirmLabel="Confirm password"
+        rules={schemas.PASSWORD_CHECKLIST}
+        rulesAlert={rulesAlert}
+      />
+      <button type="submit" className="btn btn-primary btn-block" disabled={!ready || busy}>
+        {busy ? 'Creating your account…' : 'Create Account'}
+      </button>
+    </form>
+  );
+}
+
+function Forgot({ ready, banners, email, onEmail, onWorking }: FormProps) {
+  const form = useForm<ForgotForm>({ resolver: forgotResolver, defaultValues: { email }, shouldFocusError: true });
+  useRememberEmail(form, onEmail);
+  const busy = form.formState.isSubmitting;
+
+  const submit = form.handleSubmit(async ({ email }) => {
+    banners.clear();
+    onWorking(true);
+    try {
+      const { accountApi } = await loadLoginModules();
+      // The same answer whether or not the address has an account.
+      const { message } = await callApi(accountApi.forgotPassword, { body: { email } });
+      banners.note(message);
+    } catch (error) {
+      banners.fail(failureMessage(error, form));
+    } finally {
+      onWorking(false);
+    }
+  }, banners.clear);
+
+  return (
+    <form className="login__form" onSubmit={submit} noValidate aria-label="Reset your password">
+      <TextField
+        form={form}
+        name="email"
+        id="forgot-email"
+        label="Email"
+        type="email"
+        autoComplete="email"
+        inputMode="email"
+        required
+      />
+      <button type="submit" className="btn btn-primary btn-block" disabled={!ready || busy}>
+        {busy ? 'Sending…' : 'Send Reset Link'}
+      </button>
+    </form>
+  );
+}
+
+function Reset({ ready, banners, onWorking, switchTo, schemas, token }: FormProps & { schemas: LoginSchemas; token: string }) {
+  const form = useForm<ResetForm>({
+    resolver: resetResolver,
+    defaultValues: { password: '', confirm: '' },
+    shouldFocusError: true,
+  });
+  const [rulesAlert, setRulesAlert] = useState(false);
+  const busy = form.formState.isSubmitting;
+
+  const submit = form.handleSubmit(
+    async ({ password }) => {
+      banners.clear();
+      setRulesAlert(false);
+      onWorking(true);
+      try {
+        const { accountApi } = await loadLoginModules();
+        const { message } = await callApi(accountApi.resetPassword, { body: { token, password } });
+        // Every session of the account ended, this browser's too.
+        void refreshSession();
+        switchTo('signin', message);
+      } catch (error) {
+        banners.fail(failureMessage(error, form, () => setRulesAlert(true)));
+      } finally {
+        onWorking(false);
+      }
+    },
+    (errors) => {
+      banners.clear();
+      setRulesAlert(Boolean(errors.password));
+    },
+  );
+
+  return (
+    <form className="login__form" onSubmit={submit} noValidate aria-label="Choose a new password">
+      <NewPasswordFields
+        form={form}
+        idPrefix="reset"
+        label="New password"
+        confirmLabel="Confirm new password"
+        rules={schemas.PASSWORD_CHECKLIST}
+        rulesAlert={rulesAlert}
+      />
+      <button type="submit" className="btn btn-primary btn-block" disabled={!ready || busy}>
+        {busy ? 'Saving…' : 'Set New Password'}
+      </button>
+    </form>
+  );
+}
+
+/**
+ * /login: sign in ('Welcome back!') or create an account, with e-mail and password or
+ * Google; 'Forgot password?'; and the links from account e-mails (`?verify=`, `?reset=`),
+ * and Google's failures (`?error=`). Failures show in a banner above the form. After
+ * signing in the shopper goes back to `?next=` (a path on this site) or to the profile.
+ *
+ * The server renders the sign-in form; what the address asks for is read after hydration.
+ */
+export default function LoginForm() {
+  const auth = useStore($auth, { ssr: () => NOT_KNOWN });
+  const [mode, setMode] = useState<Mode>('signin');
+  const [ready, setReady] = useState(false);
+  const [error, setError] = useState('');
+  const [notice, setNotice] = useState('');
+  const [working, setWorking] = useState(false);
+  const [schemas, setSchemas] = useState<LoginSchemas | null>(null);
+  const [resetToken, setResetToken] = useState('');
+  const [email, setEmail] = useState('');
+  const heading = useRef<HTMLHeadingElement>(null);
+  const moved = useRef(false);
+
+  const banners: Banners = {
+    fail: (message) => {
+      setNotice('');
+      setError(message);
+    },
+    note: (message) => {
+      setError('');
+      setNotice(message);
+    },
+    clear: () => {
+      setError('');
+      setNotice('');
+    },
+  };
+
+  /** Changes mode (the sign-up and reset forms need the policy's checklist first), with focus on the new heading. */
+  const switchTo = async (next: Mode, message = '', focus = true) => {
+    banners.clear();
+    if (next === 'signup' || next === 'reset') {
+      setWorking(true);
+      try {
+        setSchemas((await loadLoginModules()).schemas);
+      } catch {
+        banners.fail(NETWORK_FAILED);
+        return;
+      } finally {
+        setWorking(false);
+      }
+    }
+    moved.current = focus;
+    setMode(next);
+    if (message) setNotice(message);
+  };
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: focus follows each change of mode
+  useEffect(() => {
+    if (!moved.current) return;
+    moved.current = false;
+    heading.current?.focus();
+  }, [mode]);
+
+  const confirmEmail = async (token: string) => {
+    setNotice('Confirming your e-mail address…');
+    try {
+      const { accountApi } = await loadLoginModules();
+      const { message } = await callApi(accountApi.verifyEmail, { body: { token } });
+      const signedIn = (await refreshSession()).user !== null;
+      banners.note(signedIn ? message : `${message} Sign in to continue.`);
+    } catch (error) {
+      banners.fail(failureMessage(error));
+    }
+  };
+
+  // Once, after hydration: the links from e-mails and Google's failures, read from the address.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per page; the handlers only set state
+  useEffect(() => {
+    setReady(true);
+    void loadSession();
+    loadLoginModules().catch(() => undefined);
+    const url = new URL(window.location.href);
+    const verify = url.searchParams.get('verify');
+    const reset = url.searchParams.get('reset');
+    const failure = url.searchParams.get('error');
+    // The link's secret should not stay in the address bar, the history or a reload.
+    for (const name of ['verify', 'reset', 'error']) url.searchParams.delete(name);
+    if (verify !== null || reset !== null || failure !== null) window.history.replaceState(window.history.state, '', url.href);
+    if (reset !== null) {
+      setResetToken(reset);
+      void switchTo('reset', '', false);
+    } else if (verify !== null) {
+      void confirmEmail(verify);
+    }
+    if (failure !== null) {
+      void loadLoginModules().then(
+        ({ schemas }) => banners.fail(schemas.signInErrorMessage(failure)),
+        () => banners.fail('Google sign-in did not complete. Please try again.'),
+      );
+    }
+  }, []);
+
+  const google = async () => {
+    banners.clear();
+    setWorking(true);
+    try {
+      await startGoogleSignIn(returnPath());
+      // The browser is on its way to Google: the button keeps its processing state.
+    } catch {
+      banners.fail(GOOGLE_FAILED);
+      setWorking(false);
+    }
+  };
+
+  const formProps: FormProps = {
+    ready,
+    banners,
+    email,
+    onEmail: setEmail,
+    onWorking: setWorking,
+    switchTo: (next, message) => void switchTo(next, message),
+  };
+  const googleKnown = !auth.loading;
+
+  return (
+    <section className="login card" aria-labelledby="login-heading">
+      <h1 id="login-heading" ref={heading} tabIndex={-1}>
+        {HEADINGS[mode].title}
+      </h1>
+      <p className="muted login__intro">{HEADINGS[mode].intro}</p>
+      <div className="login__banner" data-kind="error" role="alert">
+        {error}
+      </div>
+      <div className="login__banner" data-kind="notice" role="status">
+        {notice}
+      </div>
+
+      {mode === 'signin' && <SignIn key="signin" {...formProps} />}
+      {mode === 'signup' && schemas && <SignUp key="signup" {...formProps} schemas={schemas} />}
+      {mode === 'forgot' && <Forgot key="forgot" {...formProps} />}
+      {mode === 'reset' && schemas && <Reset key="reset" {...formProps} schemas={schemas} token={resetToken} />}
+
+      {(mode === 'signin' || mode === 'signup') && (
+        <>
+          <p className="login__or">
+            <span>or</span>
+          </p>
+          <button
+            type="button"
+            className="btn btn-outline btn-block"
+            disabled={!ready || working || !auth.google}
+            aria-busy={working || undefined}
+            onClick={() => void google()}
+          >
+            {googleKnown && !auth.google ? 'Google sign-in is not available' : 'Continue with Google'}
+          </button>
+          <p className="login__switch">
+            {mode === 'signin' ? 'New to GTS?' : 'Already have an account?'}{' '}
+            <button
+              type="button"
+              className="link-button"
+              disabled={working}
+              onClick={() => void switchTo(mode === 'signin' ? 'signup' : 'signin')}
+            >
+              {mode === 'signin' ? 'Create an account' : 'Sign in'}
+            </button>
+          </p>
+        </>
+      )}
+      {(mode === 'forgot' || mode === 'reset') && (
+        <p className="login__switch">
+          <button type="button" className="link-button" disabled={working} onClick={() => void switchTo('signin')}>
+            Back to sign in
+          </button>
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,68 @@
+import { callApi } from '../../lib/api-client.browser.ts';
+import { formatLagosTime } from '../../lib/time.ts';
+import { statusText } from '../orders/order-status.ts';
+import type { OrderView } from '../orders/order-view.ts';
+import { OrderLines, OrderPaymentInfo, OrderStatusBadge, OrderTotals } from '../orders/OrderParts.tsx';
+import { accountApi } from './account-api.ts';
+import { AccountShell, LoadedData } from './AccountShell.tsx';
+import { useAccountData } from './use-account.browser.ts';
+
+/** /orders: the signed-in user's orders, newest first. */
+export default function OrdersPage() {
+  return (
+    <AccountShell current="/orders" purpose="see your orders">
+      {() => <Orders />}
+    </AccountShell>
+  );
+}
+
+function Orders() {
+  const { loaded, retry } = useAccountData((signal) => callApi(accountApi.orders, { signal }).then((r) => r.orders), true);
+  return (
+    <LoadedData loaded={loaded} what="your orders" retry={retry}>
+      {(orders) =>
+        orders.length === 0 ? (
+          <div className="card account__empty">
+            <h2>No orders yet</h2>
+            <p className="muted">Orders you place while signed in appear here, with their status and payment details.</p>
+            <a className="btn btn-primary" href="/products">
+              Start shopping
+            </a>
+          </div>
+        ) : (
+          <ul className="account-orders">
+            {orders.map((order) => (
+              <li key={order.number}>
+                <OrderCard order={order} />
+              </li>
+            ))}
+          </ul>
+        )
+      }
+    </LoadedData>
+  );
+}
+
+function OrderCard({ order }: { order: OrderView }) {
+  const titleId = `order-${order.number}`;
+  return (
+    <article className="card account-order" aria-labelledby={titleId}>
+      <header className="account-order__head">
+        <h2 id={titleId}>Order {order.number}</h2>
+        <OrderStatusBadge status={order.status} />
+      </header>
+      <p className="muted">
+        Placed {formatLagosTime(order.createdAt)} · {statusText(order.status, { capital: true })}
+      </p>
+      <OrderPaymentInfo order={order} className="account-order__payment" />
+      <h3>Items</h3>
+      <OrderLines lines={order.lines} />
+      <OrderTotals subtotal={order.subtotal} shipping={order.shipping} total={order.total} />
+      <p>
+        <a href={`/track?order=${encodeURIComponent(order.number)}`}>
+          Track order<span className="visually-hidden"> {order.number}</span>
+        </a>
+      </p>
+    </article>
+  );
+}

@@ -1,0 +1,47 @@
+import { callApi } from '../../lib/api-client.browser.ts';
+import { accountApi } from './account-api.ts';
+import { AccountNav, LoadedData } from './AccountShell.tsx';
+import { useAccountData } from './use-account.browser.ts';
+
+/**
+ * /payment-methods: how the store takes payment — the bank account from the Worker's
+ * config and the steps. Public: it needs no session.
+ */
+export default function PaymentMethodsPage() {
+  const { loaded, retry } = useAccountData((signal) => callApi(accountApi.paymentMethods, { signal }), true);
+  return (
+    <div className="account">
+      <AccountNav current="/payment-methods" />
+      <div className="account__body">
+        <LoadedData loaded={loaded} what="payment details" retry={retry}>
+          {({ bankTransfer }) => (
+            <section className="card account-pay" aria-labelledby="pay-bank-title">
+              <h2 id="pay-bank-title">Bank transfer</h2>
+              <p>Every order is paid by bank transfer to our account:</p>
+              <dl className="account-pay__bank">
+                <div>
+                  <dt>Bank</dt>
+                  <dd>{bankTransfer.bankName}</dd>
+                </div>
+                <div>
+                  <dt>Account name</dt>
+                  <dd>{bankTransfer.accountName}</dd>
+                </div>
+                <div>
+                  <dt>Account number</dt>
+                  <dd className="account-pay__number">{bankTransfer.accountNumber}</dd>
+                </div>
+              </dl>
+              <h3>How to pay</h3>
+              <ol className="account-pay__steps">
+                {bankTransfer.steps.map((step) => (
+                  <li key={step}>{step}</li>
+                ))}
+              </ol>
+            </section>
+          )}
+        </LoadedData>
+      </div>
+    </div>
+  );
+}

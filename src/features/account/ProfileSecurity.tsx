@@ -1,0 +1,212 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Eye, EyeOff } from 'lucide-react';
+import { useState } from 'react';
+import { type Path, useForm, type UseFormReturn } from 'react-hook-form';
+import type { z } from 'zod';
+import { ApiRequestError, callApi } from '../../lib/api-client.browser.ts';
+import { showServerIssues } from '../forms/server-errors.browser.ts';
+import { accountApi, changePasswordSchema } from './account-api.ts';
+import { PASSWORD_RULES } from './password-policy.ts';
+import { FormStatus, type FormStatusValue, type TabProps } from './ProfileParts.tsx';
+import { accountErrorMessage } from './use-account.browser.ts';
+
+type PasswordChange = z.input<typeof changePasswordSchema>;
+
+/** The security tab: the e-mail address's confirmation, the password, and other devices. */
+export function SecurityTab({ profile, onSaved }: TabProps) {
+  return (
+    <div className="account-sections">
+      <EmailSection profile={profile} onSaved={onSaved} />
+      <PasswordSection profile={profile} onSaved={onSaved} />
+      <DevicesSection />
+    </div>
+  );
+}
+
+function EmailSection({ profile }: TabProps) {
+  const [status, setStatus] = useState<FormStatusValue>(null);
+  const [busy, setBusy] = useState(false);
+  const resend = async () => {
+    setStatus(null);
+    setBusy(true);
+    try {
+      const { message } = await callApi(accountApi.resendVerification);
+      setStatus({ kind: 'success', text: message });
+    } catch (error) {
+      setStatus({ kind: 'error', text: accountErrorMessage(error, 'We could not send the e-mail. Please try again.') });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section aria-labelledby="email-title">
+      <h2 id="email-title">E-mail address</h2>
+      <p>
+        <strong>{profile.email}</strong>{' '}
+        {profile.emailVerified ? (
+          <span className="account-badge account-badge--ok">Confirmed</span>
+        ) : (
+          <span className="account-badge account-badge--warn">Not confirmed</span>
+        )}
+      </p>
+      {!profile.emailVerified && (
+        <>
+          <p className="muted">
+            Confirm your address with the link we e-mailed you. Until then, orders you placed as a guest with this address do not
+            show in your account.
+          </p>
+          <button type="button" className="btn btn-outline" onClick={() => void resend()} disabled={busy}>
+            {busy ? 'Sending…' : 'Resend verification e-mail'}
+          </button>
+        </>
+      )}
+      <FormStatus status={status} />
+    </section>
+  );
+}
+
+function PasswordSection({ profile }: TabProps) {
+  const form = useForm<PasswordChange>({
+    resolver: zodResolver(changePasswordSchema),
+    defaultValues: { currentPassword: '', newPassword: '' },
+    shouldFocusError: true,
+  });
+  const [status, setStatus] = useState<FormStatusValue>(null);
+  const busy = form.formState.isSubmitting;
+
+  if (!profile.hasPassword) {
+    return (
+      <section aria-labelledby="password-title">
+        <h2 id="password-title">Password</h2>
+        <p className="muted">
+          You sign in with Google. To add a password as well, use “Forgot password?” on the <a href="/login">sign-in page</a>: we
+          will e-mail you a link to choose one.
+        </p>
+      </section>
+    );
+  }
+
+  const change = form.handleSubmit(async (values) => {
+    setStatus(null);
+    try {
+      const { message } = await callApi(accountApi.changePassword, { body: values });
+      form.reset();
+      setStatus({ kind: 'success', text: message });
+    } catch (error) {
+      if (error instanceof ApiRequestError && error.status === 400) {
+        const rest = showServerIssues(form, error.issues);
+        if (!rest.length) return;
+      }
+      setStatus({ kind: 'error', text: accountErrorMessage(error, 'We could not change your password. Please try again.') });
+    }
+  });
+
+  return (
+    <form className="account-form" onSubmit={change} noValidate aria-labelledby="password-title">
+      <h2 id="password-title">Change password</h2>
+      <input type="text" name="username" autoComplete="username" value={profile.email} readOnly hidden />
+      <PasswordField
+        form={form}
+        name="currentPassword"
+        id="current-password"
+        label="Current password"
+        autoComplete="current-password"
+      />
+      <PasswordField
+        form={form}
+        name="newPassword"
+        id="new-password"
+        label="New password"
+        autoComplete="new-password"
+        hint={PASSWORD_RULES}
+      />
+      <p className="muted">Changing it signs you out on every other device.</p>
+      <FormStatus status={status} />
+      <div className="account__actions">
+        <button type="submit" className="btn btn-primary" disabled={busy}>
+          {busy ? 'Changing…' : 'Change password'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+interface PasswordFieldProps {
+  form: UseFormReturn<PasswordChange>;
+  name: Path<PasswordChange>;
+  id: string;
+  label: string;
+  autoComplete: string;
+  /** Shown under the field and tied to it (the password policy). */
+  hint?: string;
+}
+
+/** A password with show/hide, its hint and its message tied to it. */
+function PasswordField({ form, name, id, label, autoComplete, hint }: PasswordFieldProps) {
+  const [shown, setShown] = useState(false);
+  const message = form.formState.errors[name]?.message;
+  const describedBy = [hint ? `${id}-hint` : '', message ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <div className="password-input">
+        <input
+          id={id}
+          className="input"
+          type={shown ? 'text' : 'password'}
+          autoComplete={autoComplete}
+          required
+          {...form.register(name)}
+          aria-invalid={message ? true : undefined}
+          aria-describedby={describedBy}
+        />
+        <button
+          type="button"
+          className="password-input__toggle"
+          aria-label={`Show ${label.toLowerCase()}`}
+          aria-pressed={shown}
+          onClick={() => setShown((s) => !s)}
+        >
+          {shown ? <EyeOff size={18} aria-hidden="true" /> : <Eye size={18} aria-hidden="true" />}
+        </button>
+      </div>
+      {hint && (
+        <p id={`${id}-hint`} className="field-hint muted">
+          {hint}
+        </p>
+      )}
+      {message && (
+        <p id={`${id}-error`} className="field-error">
+          {message}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function DevicesSection() {
+  const [status, setStatus] = useState<FormStatusValue>(null);
+  const [busy, setBusy] = useState(false);
+  const signOutOthers = async () => {
+    setStatus(null);
+    setBusy(true);
+    try {
+      const { message } = await callApi(accountApi.signOutOthers);
+      setStatus({ kind: 'success', text: message });
+    } catch (error) {
+      setStatus({ kind: 'error', text: accountErrorMessage(error) });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section aria-labelledby="devices-title">
+      <h2 id="devices-title">Devices</h2>
+      <p className="muted">Signed in on a phone or computer you no longer use? End those sessions; this one stays signed in.</p>
+      <button type="button" className="btn btn-outline" onClick={() => void signOutOthers()} disabled={busy}>
+        {busy ? 'Signing out…' : 'Sign out of all other devices'}
+      </button>
+      <FormStatus status={status} />
+    </section>
+  );
+}

@@ -1,0 +1,87 @@
+import type { Page } from '@playwright/test';
+import { expect, type TestDb } from './fixtures.ts';
+
+/**
+ * Accounts for the browser tests, made through the real API from the page's own context
+ * (`page.request` shares the browser context's cookies, so signing in there signs the
+ * pages in): sign up, confirm the address with the link from the e-mail outbox, sign in.
+ */
+
+export const PASSWORD = 'correct horse battery';
+
+/** A fresh address for one test (the test D1 lives for the whole run). */
+export const newEmail = (label = 'shopper') =>
+  `${label}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}@example.com`;
+
+/** The account API takes state-changing requests only from the store's own pages (Origin = the store). */
+const origin = () => `http://127.0.0.1:${process.env.E2E_PORT}`;
+
+export function apiPost(page: Page, path: string, data?: unknown) {
+  return page.request.post(path, { data, headers: { origin: origin() } });
+}
+
+const sqlText = (value: string) => `'${value.replaceAll("'", "''")}'`;
+
+/** The token of the newest /login?verify= link e-mailed to `email`. */
+export function verifyToken(db: TestDb, email: string): string {
+  const rows = db.query<{ text: string }>(`select text from email_outbox where recipient = ${sqlText(email)} order by id desc`);
+  for (const { text } of rows) {
+    const match = /\/login\?verify=([A-Za-z0-9_-]+)/.exec(text);
+    if (match) return match[1]!;
+  }
+  throw new Error(`No verify link e-mailed to ${email}`);
+}
+
+export interface TestUser {
+  email: string;
+  password: string;
+  name: string;
+}
+
+/** Signs in through the API; the session cookie lands in the page's browser context. */
+export async function signIn(page: Page, email: string, password: string) {
+  const response = await apiPost(page, '/api/account/sign-in', { email, password });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
+/** A new account, its address confirmed (unless `verify: false`), signed in in `page`'s context. */
+export async function signedInUser(
+  page: Page,
+  db: TestDb,
+  { name = 'Ada Obi', email = newEmail(), password = PASSWORD, verify = true } = {},
+): Promise<TestUser> {
+  const up = await apiPost(page, '/api/account/sign-up', { email, password, name });
+  expect(up.status(), await up.text()).toBe(202);
+  if (verify) {
+    const verified = await apiPost(page, '/api/account/verify-email', { token: verifyToken(db, email) });
+    expect(verified.status(), await verified.text()).toBe(200);
+  }
+  await signIn(page, email, password);
+  return { email, password, name };
+}
+
+/** Places an order for one unit of a product through the API as the signed-in user; answers its number. */
+export async function placeOrderAs(page: Page, user: TestUser, productId: string): Promise<string> {
+  const product = await page.request.get(`/api/products/${productId}`);
+  expect(product.status()).toBe(200);
+  const { price, variants } = (await product.json()) as { price: number; variants: string[] };
+  const response = await apiPost(page, '/api/orders', {
+    idempotencyKey: `e2e-${crypto.randomUUID()}`,
+    customer: {
+      name: user.name,
+      email: user.email,
+      phone: '0803 123 4567',
+      address: '12 Allen Avenue',
+      city: 'Ikeja',
+      state: 'Lagos',
+    },
+    lines: [{ productId, variant: variants[0] ?? '', quantity: 1, price }],
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  return ((await response.json()) as { order: { number: string } }).order.number;
+}
+
+/** Moves an order to delivered, as an admin would (until the admin screens exist). */
+export function markDelivered(db: TestDb, orderNumber: string) {
+  db.query(`update orders set status = 'delivered' where number = ${sqlText(orderNumber)}`);
+}

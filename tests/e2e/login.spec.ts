@@ -1,0 +1,334 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, type TestDb, test } from './fixtures.ts';
+import { islandsHydrated } from './islands.ts';
+
+/**
+ * /login and the header's account links, against the real Worker and its D1: accounts are
+ * created through the page (or the API, where the test is about something else), the links
+ * of account e-mails are read from the e-mail outbox, and the local admin is the one
+ * `npm run db:seed` puts into every local D1 (scripts/serve.ts runs it for the tests too).
+ */
+
+const ADMIN = { email: 'admin@gts.local', password: 'gts-local-admin-2026' };
+const PASSWORD = 'Ikeja-Mango-2026';
+
+let counter = 0;
+/** A fresh address for each account a test makes (the D1 lives for the whole run). */
+const freshEmail = (what: string) => `${what}.${Date.now().toString(36)}${counter++}@example.com`;
+
+const main = (page: Page) => page.getByRole('main');
+const alertBanner = (page: Page) => main(page).getByRole('alert');
+const statusBanner = (page: Page) => main(page).getByRole('status');
+const desktopNav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
+
+async function openLogin(page: Page, query = '') {
+  await page.goto(`/login${query}`);
+  await islandsHydrated(page);
+}
+
+/** Signs in on the form as it is (sign-in mode). */
+async function signIn(page: Page, email: string, password: string) {
+  await main(page).getByLabel('Email', { exact: true }).fill(email);
+  await main(page).getByLabel('Password', { exact: true }).fill(password);
+  await main(page).getByRole('button', { name: 'Sign In', exact: true }).click();
+}
+
+/** An account made through the API (sign-up does not sign in). */
+async function createAccount(request: APIRequestContext, baseURL: string | undefined, email: string, password = PASSWORD) {
+  const response = await request.post('/api/account/sign-up', { data: { email, password }, headers: { origin: baseURL ?? '' } });
+  expect(response.status()).toBe(202);
+}
+
+/** The path and query of the newest `/login?<param>=` link e-mailed to `email`. */
+function linkFromOutbox(db: TestDb, email: string, param: 'verify' | 'reset'): string {
+  const [mail] = db.query<{ text: string }>(
+    `select text from email_outbox where recipient = '${email}' order by id desc limit 1`,
+  );
+  const link = mail?.text.match(new RegExp(`/login\\?${param}=[A-Za-z0-9_-]+`))?.[0];
+  if (!link) throw new Error(`No ${param} link e-mailed to ${email}: ${mail?.text}`);
+  return link;
+}
+
+/** The header's account links once the session check is done. */
+async function expectHeader(page: Page, who: 'guest' | 'user' | 'admin') {
+  const nav = desktopNav(page);
+  const guest = who === 'guest';
+  await expect(nav.getByRole('link', { name: 'Login', exact: true })).toBeVisible({ visible: guest });
+  await expect(nav.getByRole('link', { name: 'Profile', exact: true })).toBeVisible({ visible: !guest });
+  await expect(nav.getByRole('link', { name: 'Orders', exact: true })).toBeVisible({ visible: !guest });
+  await expect(nav.getByRole('button', { name: 'Logout', exact: true })).toBeVisible({ visible: !guest });
+  await expect(nav.getByRole('link', { name: 'Admin', exact: true })).toBeVisible({ visible: who === 'admin' });
+}
+
+test('a shopper signs up, confirms the e-mail address from the link, signs out and signs in again', async ({ page, db }) => {
+  const email = freshEmail('ada');
+  await openLogin(page);
+  await expect(main(page).getByRole('heading', { level: 1 })).toHaveText('Welcome back!');
+  await expectHeader(page, 'guest');
+
+  await main(page).getByRole('button', { name: 'Create an account' }).click();
+  await expect(main(page).getByRole('heading', { level: 1 })).toHaveText('Create an account');
+  await expect(main(page).getByRole('heading', { level: 1 })).toBeFocused();
+  await main(page).getByLabel('Email', { exact: true }).fill(email);
+  await main(page).getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await main(page).getByLabel('Confirm password', { exact: true }).fill(PASSWORD);
+  const rules = main(page).getByRole('list', { name: 'Password requirements' });
+  await expect(rules.getByRole('listitem')).toHaveText(['At least 8 characters (met)', 'Not a commonly used password (met)']);
+  await main(page).getByRole('button', { name: 'Create Account' }).click();
+
+  // Signed up and signed in: back to the default page, the profile.
+  await expect(page).toHaveURL(/\/profile$/);
+  await expectHeader(page, 'user');
+  const [user] = db.query<{ email_verified: number | null; role: string }>(
+    `select email_verified, role from users where email = '${email}'`,
+  );
+  expect(user).toEqual({ email_verified: null, role: 'customer' });
+
+  await desktopNav(page).getByRole('button', { name: 'Logout' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expectHeader(page, 'guest');
+
+  // The link from the e-mail confirms the address and signs nobody in.
+  await page.goto(linkFromOutbox(db, email, 'verify'));
+  await expect(statusBanner(page)).toHaveText('Your e-mail address is confirmed. Thank you! Sign in to continue.');
+  await expect(page).toHaveURL(/\/login$/);
+  await expectHeader(page, 'guest');
+  expect(
+    db.query<{ verified: number }>(`select email_verified is not null as verified from users where email = '${email}'`),
+  ).toEqual([{ verified: 1 }]);
+
+  await islandsHydrated(page);
+  await signIn(page, email, PASSWORD);
+  await expect(page).toHaveURL(/\/profile$/);
+  await expectHeader(page, 'user');
+});
+
+test('a used or broken verify link says so', async ({ page, request, baseURL, db }) => {
+  const email = freshEmail('used');
+  await createAccount(request, baseURL, email);
+  const link = linkFromOutbox(db, email, 'verify');
+  await page.goto(link);
+  await expect(statusBanner(page)).toContainText('Your e-mail address is confirmed.');
+  await page.goto(link);
+  await expect(alertBanner(page)).toHaveText('This link has expired or was already used. Ask for a new one.');
+  await page.goto('/login?verify=nope');
+  await expect(alertBanner(page)).toHaveText('This link is not valid');
+});
+
+test('forgot password: the e-mailed link sets a new password; the old one no longer signs in', async ({
+  page,
+  request,
+  baseURL,
+  db,
+}) => {
+  const email = freshEmail('chidi');
+  await createAccount(request, baseURL, email);
+  await openLogin(page);
+  await main(page).getByLabel('Email', { exact: true }).fill(email);
+  await main(page).getByRole('button', { name: 'Forgot password?' }).click();
+  await expect(main(page).getByRole('heading', { level: 1 })).toHaveText('Forgot your password?');
+  // The address typed for signing in comes along.
+  await expect(main(page).getByLabel('Email', { exact: true })).toHaveValue(email);
+  await main(page).getByRole('button', { name: 'Send Reset Link' }).click();
+  await expect(statusBanner(page)).toHaveText(
+    'If that address has an account, we have sent it a link to choose a new password. The link works for one hour.',
+  );
+
+  await page.goto(linkFromOutbox(db, email, 'reset'));
+  await expect(main(page).getByRole('heading', { level: 1 })).toHaveText('Choose a new password');
+  await expect(page).toHaveURL(/\/login$/);
+  const newPassword = main(page).getByLabel('New password', { exact: true });
+  const confirm = main(page).getByLabel('Confirm new password', { exact: true });
+  const save = main(page).getByRole('button', { name: 'Set New Password' });
+  await newPassword.fill('password123');
+  await confirm.fill('password123');
+  await save.click();
+  await expect(main(page).getByText('That password is too common. Please choose one that is harder to guess')).toBeVisible();
+  await newPassword.fill('Jollof-Rice-Lagos-9');
+  await confirm.fill('Jollof-Rice-Lagos-0');
+  await save.click();
+  await expect(main(page).getByText('Passwords do not match')).toBeVisible();
+  await confirm.fill('Jollof-Rice-Lagos-9');
+  await save.click();
+
+  await expect(main(page).getByRole('heading', { level: 1 })).toHaveText('Welcome back!');
+  await expect(statusBanner(page)).toHaveText('Your new password is set. Sign in with it.');
+  await signIn(page, email, PASSWORD);
+  await expect(alertBanner(page)).toHaveText(
+    'That e-mail address and password do not match an account. Check them and try again.',
+  );
+  await expect(main(page).getByRole('button', { name: 'Sign In', exact: true })).toBeEnabled();
+  await main(page).getByLabel('Password', { exact: true }).fill('Jollof-Rice-Lagos-9');
+  await main(page).getByRole('button', { name: 'Sign In', exact: true }).click();
+  await expect(page).toHaveURL(/\/profile$/);
+
+  // The link worked once.
+  await page.goto(linkFromOutbox(db, email, 'reset'));
+  await main(page).getByLabel('New password', { exact: true }).fill('Another-Good-One-7');
+  await main(page).getByLabel('Confirm new password', { exact: true }).fill('Another-Good-One-7');
+  await main(page).getByRole('button', { name: 'Set New Password' }).click();
+  await expect(alertBanner(page)).toHaveText('This link has expired or was already used. Ask for a new one.');
+});
+
+test('the local admin sees Admin in the header; ?next= brings a shopper back to the page they came from', async ({ page }) => {
+  await openLogin(page, '?next=/cart');
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await expect(page).toHaveURL(/\/cart$/);
+  await expectHeader(page, 'admin');
+  await expect(desktopNav(page).getByRole('link', { name: 'Admin' })).toHaveAttribute('href', '/admin');
+  await desktopNav(page).getByRole('button', { name: 'Logout' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expectHeader(page, 'guest');
+});
+
+test('?next= never leads to another site', async ({ page, request, baseURL }) => {
+  const email = freshEmail('next');
+  await createAccount(request, baseURL, email);
+  for (const next of ['https://evil.example', '//evil.example', '/\\evil.example']) {
+    await openLogin(page, `?next=${encodeURIComponent(next)}`);
+    await signIn(page, email, PASSWORD);
+    await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/profile$/);
+    await desktopNav(page).getByRole('button', { name: 'Logout' }).click();
+    await expect(page).toHaveURL(/\/$/);
+  }
+});
+
+test('the form checks its fields before sending: required, e-mail shape, show/hide, matching passwords and the policy', async ({
+  page,
+}) => {
+  await openLogin(page);
+  const form = main(page);
+  await form.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await expect(form.getByText('Please enter your email address')).toBeVisible();
+  await expect(form.getByText('Please enter your password')).toBeVisible();
+  await expect(form.getByLabel('Email', { exact: true })).toBeFocused();
+  await form.getByLabel('Email', { exact: true }).fill('not-an-email');
+  await form.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await expect(form.getByText('Please enter a valid email address')).toBeVisible();
+
+  // Show / hide the password.
+  const password = form.getByLabel('Password', { exact: true });
+  const toggle = form.getByRole('button', { name: 'Show password' });
+  await password.fill('secret-words');
+  await expect(password).toHaveAttribute('type', 'password');
+  await expect(toggle).toHaveAttribute('aria-pressed', 'false');
+  await toggle.click();
+  await expect(toggle).toHaveAttribute('aria-pressed', 'true');
+  await expect(password).toHaveAttribute('type', 'text');
+  await expect(password).toHaveValue('secret-words');
+  await toggle.click();
+  await expect(password).toHaveAttribute('type', 'password');
+
+  // Google is not configured on the test server: the button says so.
+  const google = form.getByRole('button', { name: 'Google sign-in is not available' });
+  await expect(google).toBeDisabled();
+
+  // Sign-up: the policy is listed before anything is sent, each rule marked as the user types.
+  await form.getByRole('button', { name: 'Create an account' }).click();
+  const rules = form.getByRole('list', { name: 'Password requirements' });
+  const newPassword = form.getByLabel('Password', { exact: true });
+  await expect(rules.getByRole('listitem')).toHaveText([
+    'At least 8 characters (not met yet)',
+    'Not a commonly used password (not met yet)',
+  ]);
+  await newPassword.fill('pass');
+  await expect(rules.getByRole('listitem')).toHaveText([
+    'At least 8 characters (not met yet)',
+    'Not a commonly used password (met)',
+  ]);
+  await newPassword.fill('Password123!');
+  await expect(rules.getByRole('listitem')).toHaveText([
+    'At least 8 characters (met)',
+    'Not a commonly used password (not met yet)',
+  ]);
+  await form.getByLabel('Email', { exact: true }).fill(freshEmail('weak'));
+  await form.getByLabel('Confirm password', { exact: true }).fill('Password123?');
+  await form.getByRole('button', { name: 'Create Account' }).click();
+  await expect(form.getByText('That password is too common. Please choose one that is harder to guess')).toBeVisible();
+  await expect(form.getByText('Passwords do not match')).toBeVisible();
+  await expect(newPassword).toBeFocused();
+  // One toggle shows both passwords.
+  await form.getByRole('button', { name: 'Show password' }).click();
+  await expect(newPassword).toHaveAttribute('type', 'text');
+  await expect(form.getByLabel('Confirm password', { exact: true })).toHaveAttribute('type', 'text');
+
+  const results = await new AxeBuilder({ page }).include('main').analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+
+  // Back to sign in, with the e-mail kept.
+  await form.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(form.getByRole('heading', { level: 1 })).toHaveText('Welcome back!');
+  await expect(form.getByLabel('Email', { exact: true })).toHaveValue(/^weak\./);
+  await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex');
+});
+
+test('a wrong password shows the banner; too many show the wait', async ({ page }) => {
+  const email = freshEmail('nobody');
+  await openLogin(page);
+  for (let attempt = 1; attempt <= 5; attempt++) {
+    await signIn(page, email, `Wrong-password-${attempt}`);
+    await expect(alertBanner(page)).toHaveText(
+      'That e-mail address and password do not match an account. Check them and try again.',
+    );
+    await expect(main(page).getByRole('button', { name: 'Sign In', exact: true })).toBeEnabled();
+  }
+  await signIn(page, email, 'Wrong-password-6');
+  await expect(alertBanner(page)).toHaveText(
+    /^Too many failed sign-in attempts\. Please wait \d+ minutes? and try again, or reset your password\.$/,
+  );
+});
+
+test('Google sign-in failures come back as a readable banner', async ({ page }) => {
+  await openLogin(page, '?error=OAuthAccountNotLinked');
+  await expect(alertBanner(page)).toHaveText('An account with this e-mail uses a password. Sign in with your password instead.');
+  await expect(page).toHaveURL(/\/login$/);
+  await openLogin(page, '?error=Something');
+  await expect(alertBanner(page)).toHaveText(
+    'Google sign-in did not complete. Please try again, or sign in with your e-mail and password.',
+  );
+});
+
+test('/login and the header load without layout shift', async ({ page }) => {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __cls: number };
+    w.__cls = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
+        if (!entry.hadRecentInput) w.__cls += entry.value;
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  for (const path of ['/login', '/about', '/login?reset=abcdefghijklmnopqrstuvwxyz0123456789ABCDEF']) {
+    await page.goto(path);
+    await islandsHydrated(page);
+    await expectHeader(page, 'guest');
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => (window as unknown as { __cls: number }).__cls), path).toBe(0);
+  }
+});
+
+test('the phone menu signs in and out @phone', async ({ page, request, baseURL }) => {
+  const email = freshEmail('phone');
+  await createAccount(request, baseURL, email);
+  await page.goto('/');
+  const menu = page.getByRole('navigation', { name: 'Mobile' });
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await expect(menu.getByRole('link', { name: 'Profile' })).toBeHidden();
+  await menu.getByRole('link', { name: 'Login' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await islandsHydrated(page);
+  await signIn(page, email, PASSWORD);
+  await expect(page).toHaveURL(/\/profile$/);
+
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  for (const name of ['Profile', 'Orders', 'Payment Methods'])
+    await expect(menu.getByRole('link', { name, exact: true })).toBeVisible();
+  await expect(menu.getByRole('link', { name: 'Login' })).toBeHidden();
+  await expect(menu.getByRole('link', { name: 'Admin' })).toBeHidden();
+  await menu.getByRole('button', { name: 'Logout' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await expect(menu.getByRole('link', { name: 'Login' })).toBeVisible();
+  await expect(menu.getByRole('button', { name: 'Logout' })).toBeHidden();
+});
