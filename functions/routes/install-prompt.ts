@@ -1,0 +1,52 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Context } from 'hono';
+import { safeParse } from 'zod/mini';
+import { installPromptDismissals } from '../db/schema.ts';
+import { createRouter, type AppEnv } from '../lib/app.ts';
+import { ApiError, invalidRequest } from '../lib/errors.ts';
+import { reply } from '../lib/reply.ts';
+import { deviceSchema, installApi } from '../../src/features/pwa/install-api.ts';
+
+/**
+ * The device, checked with the contract's zod/mini schema (the browser's side is a plain
+ * script, so the contract is zod/mini and cannot go through `validate()`, which takes classic zod).
+ */
+function readDevice(input: unknown) {
+  const parsed = safeParse(deviceSchema, input);
+  if (!parsed.success) throw invalidRequest(parsed.error);
+  return parsed.data.deviceId;
+}
+
+async function jsonBody(c: Context<AppEnv>): Promise<unknown> {
+  try {
+    return await c.req.json();
+  } catch {
+    throw new ApiError(400, 'bad_request', 'The request body is not JSON.', [
+      { field: '(body)', message: 'The request body is not JSON.' },
+    ]);
+  }
+}
+
+/** GET /api/check-install-prompt/:deviceId: show the offer unless this device dismissed it. */
+export const checkInstallPrompt = createRouter().get('/:deviceId', async (c) => {
+  const deviceId = readDevice({ deviceId: c.req.param('deviceId') });
+  const [dismissed] = await c.var.db
+    .select({ deviceId: installPromptDismissals.deviceId })
+    .from(installPromptDismissals)
+    .where(eq(installPromptDismissals.deviceId, deviceId))
+    .limit(1);
+  return reply(c, installApi.check, { shouldShowPrompt: !dismissed }, 200, { 'Cache-Control': 'no-store' });
+});
+
+/** POST /api/dismiss-install-prompt {deviceId}: records the dismissal (Install counts too); a repeat counts up. */
+export const dismissInstallPrompt = createRouter().post('/', async (c) => {
+  const deviceId = readDevice(await jsonBody(c));
+  await c.var.db
+    .insert(installPromptDismissals)
+    .values({ deviceId })
+    .onConflictDoUpdate({
+      target: installPromptDismissals.deviceId,
+      set: { dismissals: sql`${installPromptDismissals.dismissals} + 1` },
+    });
+  return reply(c, installApi.dismiss, { dismissed: true });
+});

@@ -1,0 +1,430 @@
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import type { BrowserContext, Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import { islandsHydrated } from './islands.ts';
+
+/**
+ * The installable app (docs/decisions/015-service-worker-and-offline.md): manifest, service
+ * worker, offline pages and cart, the update offer, the install banner, notifications and
+ * the app badge, against the real built store and its real /sw.js.
+ */
+
+const PRODUCT = { id: 'sony-playstation-5-slim', name: 'Sony PlayStation 5 Slim' };
+const UNVISITED_PRODUCT = '/product/apple-iphone-17-pro-max';
+const BUILD_DIR = process.env.BUILD_DIR ?? 'dist';
+const badge = (page: Page) => page.getByRole('link', { name: /^Cart, \d+ items?$/ });
+const offlineNotice = (page: Page) => page.getByText('You are offline — prices may have changed');
+
+/** Waits until the service worker controls the page and has nothing more to install. */
+async function serviceWorkerReady(page: Page) {
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+  await expect
+    .poll(() =>
+      page.evaluate(async () => {
+        const registration = await navigator.serviceWorker.getRegistration();
+        return registration?.active?.state === 'activated' && !registration.installing;
+      }),
+    )
+    .toBe(true);
+}
+
+/** The notifications the store's service worker shows (the browser's own list). */
+function shownNotifications(page: Page) {
+  return page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.ready;
+    return (await registration.getNotifications()).map((n) => ({
+      title: n.title,
+      body: n.body,
+      tag: n.tag,
+      icon: n.icon,
+      badge: n.badge,
+    }));
+  });
+}
+
+function closeNotifications(page: Page) {
+  return page.evaluate(async () => {
+    for (const n of await (await navigator.serviceWorker.ready).getNotifications()) n.close();
+  });
+}
+
+/** Records calls to browser APIs the store must not misuse (permission prompts) and the app badge. */
+async function recordBrowserCalls(context: BrowserContext) {
+  await context.addInitScript(() => {
+    const calls: string[] = [];
+    (window as unknown as { __calls: string[] }).__calls = calls;
+    if (typeof Notification !== 'undefined') {
+      const request = Notification.requestPermission.bind(Notification);
+      Notification.requestPermission = (...args: Parameters<typeof Notification.requestPermission>) => {
+        calls.push('requestPermission');
+        return request(...args);
+      };
+    }
+    const nav = Navigator.prototype as unknown as Record<string, (...args: unknown[]) => Promise<void>>;
+    for (const name of ['setAppBadge', 'clearAppBadge']) {
+      const original = nav[name];
+      if (!original) continue;
+      nav[name] = function (this: Navigator, ...args: unknown[]) {
+        calls.push(`${name}(${args.join(',')})`);
+        return original.apply(this, args).catch(() => undefined);
+      };
+    }
+  });
+}
+const browserCalls = (page: Page) => page.evaluate(() => (window as unknown as { __calls: string[] }).__calls);
+
+test('the manifest is linked and complete, its icons and screenshots exist, and the service worker controls the page', async ({
+  page,
+  request,
+}) => {
+  await page.goto('/');
+  const href = await page.locator('link[rel="manifest"]').getAttribute('href');
+  expect(href).toBe('/manifest.webmanifest');
+  const response = await request.get(href!);
+  expect(response.status()).toBe(200);
+  const manifest = await response.json();
+  expect(manifest).toMatchObject({
+    name: 'GTS Electronics',
+    short_name: 'GTS',
+    start_url: '/',
+    scope: '/',
+    display: 'standalone',
+    theme_color: '#0b1016',
+    background_color: '#0b1016',
+  });
+  expect(manifest.description.length).toBeGreaterThan(20);
+  const icons: { src: string; sizes: string; purpose: string }[] = manifest.icons;
+  for (const size of ['192x192', '512x512']) {
+    expect(icons.some((i) => i.sizes === size && i.purpose === 'any')).toBe(true);
+    expect(icons.some((i) => i.sizes === size && i.purpose === 'maskable')).toBe(true);
+  }
+  expect(manifest.shortcuts.map((s: { name: string; url: string }) => [s.name, s.url])).toEqual([
+    ['Products', '/products'],
+    ['Cart', '/cart'],
+    ['Track order', '/track'],
+  ]);
+  expect(manifest.screenshots.map((s: { form_factor: string }) => s.form_factor).sort()).toEqual(['narrow', 'narrow', 'wide']);
+  const files = [
+    ...icons.map((i) => i.src),
+    ...manifest.screenshots.map((s: { src: string }) => s.src),
+    '/logo192.png',
+    '/icons/apple-touch-icon.png',
+  ];
+  for (const file of files) {
+    const answer = await request.get(file);
+    expect(answer.status(), file).toBe(200);
+    expect(answer.headers()['content-type'], file).toMatch(/^image\/(png|webp)/);
+  }
+
+  await serviceWorkerReady(page);
+  expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toMatch(/\/sw\.js$/);
+  // Registering it asks for nothing.
+  await expect(page.getByRole('region', { name: 'Install the app' })).toHaveCount(0);
+});
+
+test('a page without an island loads no React, with the service worker registered', async ({ page }) => {
+  const scripts: string[] = [];
+  page.on('request', (r) => {
+    if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+  });
+  await page.goto('/about');
+  await serviceWorkerReady(page);
+  expect(scripts.some((s) => s.includes('Pwa.astro'))).toBe(true);
+  expect(scripts.filter((s) => /react|jsx-runtime|client\.[\w-]+\.js$/i.test(s))).toEqual([]);
+});
+
+test('offline: visited pages, the listing and the cart work with a notice; checkout waits for a connection; an unvisited page shows the offline page', async ({
+  page,
+  context,
+}) => {
+  await page.goto('/');
+  await serviceWorkerReady(page);
+  await expect(offlineNotice(page)).toBeHidden();
+  await page.goto('/products');
+  await islandsHydrated(page);
+  await expect(page.locator('[data-product-id]').first()).toBeVisible();
+  await page.goto(`/product/${PRODUCT.id}`);
+  await islandsHydrated(page);
+  await expect(page.getByRole('heading', { level: 1, name: PRODUCT.name })).toBeVisible();
+  // The product's live answer is what the worker keeps for offline use.
+  await page.waitForLoadState('networkidle');
+
+  await context.setOffline(true);
+  await expect(offlineNotice(page)).toBeVisible();
+
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(offlineNotice(page)).toBeVisible();
+
+  await page.goto('/products');
+  await islandsHydrated(page);
+  await expect(page.locator('[data-product-id]').first()).toBeVisible();
+  await expect(offlineNotice(page)).toBeVisible();
+
+  // The cart still adds (from the product page kept offline) and removes.
+  await page.goto(`/product/${PRODUCT.id}`);
+  await islandsHydrated(page);
+  await expect(page.getByRole('heading', { level: 1, name: PRODUCT.name })).toBeVisible();
+  await expect(offlineNotice(page)).toBeVisible();
+  await page.getByRole('button', { name: 'Add to Cart' }).click();
+  await expect(badge(page)).toHaveAccessibleName('Cart, 1 item');
+
+  await page.goto('/cart');
+  await islandsHydrated(page);
+  await expect(offlineNotice(page)).toBeVisible();
+  await expect(page.getByRole('link', { name: PRODUCT.name })).toBeVisible();
+  await page.getByRole('button', { name: /^Increase quantity of/ }).click();
+  await expect(badge(page)).toHaveAccessibleName('Cart, 2 items');
+  // Checkout explains that it needs a connection instead of failing.
+  await expect(page.getByRole('button', { name: 'Proceed to Checkout' })).toBeDisabled();
+  await expect(page.getByText(/Checkout needs a connection/)).toBeVisible();
+  await page.getByRole('button', { name: /^Remove / }).click();
+  await expect(page.getByRole('heading', { name: 'Your cart is empty' })).toBeVisible();
+  await expect(badge(page)).toHaveAccessibleName('Cart, 0 items');
+
+  // Never visited: the offline page, with links to what is kept.
+  for (const path of [UNVISITED_PRODUCT, '/brands']) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1, name: 'You are offline' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'All products' })).toHaveAttribute('href', '/products');
+    await expect(page.getByRole('link', { name: PRODUCT.name })).toHaveAttribute('href', `/product/${PRODUCT.id}`);
+  }
+
+  // Back online: the notice goes.
+  await page.goto('/cart');
+  await context.setOffline(false);
+  await expect(offlineNotice(page)).toBeHidden();
+  await page.goto(UNVISITED_PRODUCT);
+  await expect(page.getByRole('heading', { level: 1, name: 'Apple iPhone 17 Pro Max' })).toBeVisible();
+});
+
+test('back online, the cart checks prices again and checkout opens', async ({ page, context }) => {
+  await page.goto(`/product/${PRODUCT.id}`);
+  await serviceWorkerReady(page);
+  await islandsHydrated(page);
+  await page.getByRole('button', { name: 'Add to Cart' }).click();
+  await page.goto('/cart');
+  await islandsHydrated(page);
+  await context.setOffline(true);
+  await expect(page.getByText(/Checkout needs a connection/)).toBeVisible();
+  const quoted = page.waitForResponse((r) => r.url().endsWith('/api/orders/quote') && r.status() === 200);
+  await context.setOffline(false);
+  await quoted;
+  await expect(page.getByText(/Checkout needs a connection/)).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Proceed to Checkout' })).toBeEnabled();
+});
+
+test('a new version of the service worker is offered with a Reload banner, and Reload takes it', async ({ page }) => {
+  // The page must be open under the current worker, as a shopper's would be after a deploy.
+  await page.goto('/about');
+  await serviceWorkerReady(page);
+  await page.reload();
+  await serviceWorkerReady(page);
+  await expect(page.getByRole('status').filter({ hasText: 'A new version is available' })).toHaveCount(0);
+
+  // "Deploy" a new version: the built sw.js gains a byte (wrangler serves the file as it is on
+  // disk), then the page checks for updates as browsers do on navigation. Playwright cannot
+  // route the browser's own service-worker update fetch, so the file itself changes; it is
+  // restored afterwards.
+  const file = `${BUILD_DIR}/client/sw.js`;
+  const original = readFileSync(file, 'utf8');
+  try {
+    appendFileSync(file, `\n// e2e update ${Date.now()}\n`);
+    await expect.poll(async () => (await page.request.get('/sw.js')).text()).not.toBe(original);
+    await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.update());
+    const banner = page.getByRole('status').filter({ hasText: 'A new version is available' });
+    await expect(banner).toBeVisible();
+    // The open page keeps working meanwhile.
+    await expect(page.getByRole('heading', { level: 1, name: 'About GTS' })).toBeVisible();
+
+    const reloaded = page.waitForEvent('load');
+    await banner.getByRole('button', { name: 'Reload' }).click();
+    await reloaded;
+    await serviceWorkerReady(page);
+    expect(await page.evaluate(async () => Boolean((await navigator.serviceWorker.getRegistration())?.waiting))).toBe(false);
+    await expect(banner).toHaveCount(0);
+  } finally {
+    writeFileSync(file, original);
+  }
+});
+
+test('a script chunk that fails to load after a deploy reloads the page once per session', async ({ page }) => {
+  await page.goto('/about');
+  const loads: number[] = [];
+  page.on('load', () => loads.push(Date.now()));
+  const reloaded = page.waitForEvent('load');
+  await page.evaluate(() => window.dispatchEvent(new Event('vite:preloadError', { cancelable: true })));
+  await reloaded;
+  // A second failure in the same tab session does not loop.
+  await page.evaluate(() => window.dispatchEvent(new Event('vite:preloadError', { cancelable: true })));
+  await page.waitForTimeout(500);
+  expect(loads).toHaveLength(1);
+});
+
+/** Chromium headless never fires beforeinstallprompt: the test fires one, as the browser would. */
+function offerInstall(page: Page, outcome: 'accepted' | 'dismissed' = 'dismissed') {
+  return page.evaluate((choice) => {
+    const event = new Event('beforeinstallprompt', { cancelable: true });
+    const w = window as unknown as { __prompted: number };
+    w.__prompted = 0;
+    Object.assign(event, {
+      prompt: async () => {
+        w.__prompted++;
+      },
+      userChoice: Promise.resolve({ outcome: choice, platform: 'web' }),
+    });
+    window.dispatchEvent(event);
+  }, outcome);
+}
+
+test('the install banner shows when the server says so, and stays dismissed after Dismiss and a reload', async ({ page, db }) => {
+  await page.goto('/');
+  const checked = page.waitForResponse((r) => r.url().includes('/api/check-install-prompt/'));
+  await offerInstall(page);
+  expect(await (await checked).json()).toEqual({ shouldShowPrompt: true });
+  const banner = page.getByRole('region', { name: 'Install the app' });
+  await expect(banner).toBeVisible();
+
+  const dismissed = page.waitForResponse((r) => r.url().endsWith('/api/dismiss-install-prompt') && r.status() === 200);
+  await banner.getByRole('button', { name: 'Dismiss' }).click();
+  await dismissed;
+  await expect(banner).toHaveCount(0);
+  const deviceId = await page.evaluate(() => localStorage.getItem('gtsDeviceId'));
+  expect(deviceId).toMatch(/^[0-9a-f-]{36}$/);
+  expect(db.query(`select dismissals from install_prompt_dismissals where device_id = '${deviceId}'`)).toEqual([
+    { dismissals: 1 },
+  ]);
+
+  await page.reload();
+  await offerInstall(page);
+  await page.waitForTimeout(500);
+  await expect(banner).toHaveCount(0);
+
+  // Even with this device's local record gone, the server remembers the device.
+  await page.evaluate(() => localStorage.removeItem('gtsInstallDismissed'));
+  await page.reload();
+  const again = page.waitForResponse((r) => r.url().includes('/api/check-install-prompt/'));
+  await offerInstall(page);
+  expect(await (await again).json()).toEqual({ shouldShowPrompt: false });
+  await page.waitForTimeout(300);
+  await expect(banner).toHaveCount(0);
+});
+
+test('Install shows the browser offer once and records the dismissal; a failed check still offers it', async ({ page }) => {
+  await page.route('**/api/check-install-prompt/*', (route) => route.fulfill({ status: 503, body: 'unavailable' }));
+  await page.goto('/products');
+  await offerInstall(page, 'accepted');
+  const banner = page.getByRole('region', { name: 'Install the app' });
+  await expect(banner).toBeVisible();
+  const dismissed = page.waitForResponse((r) => r.url().endsWith('/api/dismiss-install-prompt') && r.status() === 200);
+  await banner.getByRole('button', { name: 'Install' }).click();
+  await dismissed;
+  await expect(banner).toHaveCount(0);
+  expect(await page.evaluate(() => (window as unknown as { __prompted: number }).__prompted)).toBe(1);
+});
+
+test('notifications: no permission request on load; "Remind me about my cart" asks on the click', async ({ page, context }) => {
+  await recordBrowserCalls(context);
+  await page.clock.install();
+  await page.goto('/');
+  await serviceWorkerReady(page);
+  await page.goto('/cart');
+  await islandsHydrated(page);
+  await page.clock.fastForward('00:30');
+  expect((await browserCalls(page)).filter((c) => c === 'requestPermission')).toEqual([]);
+  expect(await shownNotifications(page)).toEqual([]);
+
+  await page.goto(`/product/${PRODUCT.id}`);
+  await islandsHydrated(page);
+  await page.getByRole('button', { name: 'Add to Cart' }).click();
+  await page.goto('/cart');
+  await islandsHydrated(page);
+  await page.getByRole('button', { name: 'Remind me about my cart' }).click();
+  await expect
+    .poll(async () => (await browserCalls(page)).filter((c) => c === 'requestPermission'))
+    .toEqual(['requestPermission']);
+});
+
+test('with permission: the welcome notification once per device, a cart reminder every 2 hours that stops with an empty cart, and the app badge', async ({
+  page,
+  context,
+}) => {
+  await context.grantPermissions(['notifications']);
+  await recordBrowserCalls(context);
+  await page.clock.install();
+  await page.goto(`/product/${PRODUCT.id}`);
+  await serviceWorkerReady(page);
+  await islandsHydrated(page);
+  await page.getByRole('button', { name: 'Add to Cart' }).click();
+  await expect(badge(page)).toHaveAccessibleName('Cart, 1 item');
+
+  await page.goto('/');
+  await serviceWorkerReady(page);
+  // The notifications module has started (it keeps the next reminder's time) before the clock moves.
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('gtsCartReminderAt'))).not.toBeNull();
+  await page.clock.fastForward('00:19');
+  expect(await shownNotifications(page)).toEqual([]);
+  await page.clock.fastForward('00:02');
+  await expect
+    .poll(() => shownNotifications(page))
+    .toEqual([
+      {
+        title: 'Welcome to GTS',
+        body: expect.any(String),
+        tag: 'welcome',
+        icon: expect.stringMatching(/\/logo192\.png$/),
+        badge: expect.stringMatching(/\/logo192\.png$/),
+      },
+    ]);
+  // Once per device, not on every page.
+  await closeNotifications(page);
+  await page.goto('/products');
+  await page.clock.fastForward('00:30');
+  await page.waitForTimeout(300);
+  expect(await shownNotifications(page)).toEqual([]);
+
+  // Two hours after the cart got its item: the reminder.
+  await page.clock.fastForward('02:00:00');
+  await expect
+    .poll(() => shownNotifications(page))
+    .toEqual([
+      expect.objectContaining({
+        title: 'Your cart is waiting',
+        body: 'You have 1 item in your cart. Check out before they sell out.',
+        tag: 'cart-reminder',
+      }),
+    ]);
+  await closeNotifications(page);
+  await page.clock.fastForward('02:00:00');
+  await expect.poll(async () => (await shownNotifications(page)).map((n) => n.tag)).toEqual(['cart-reminder']);
+
+  // The cart empties: the reminder on screen goes and no other comes.
+  await page.goto('/cart');
+  await islandsHydrated(page);
+  await page.getByRole('button', { name: /^Remove / }).click();
+  await expect.poll(() => shownNotifications(page)).toEqual([]);
+  await page.clock.fastForward('04:00:00');
+  await page.waitForTimeout(300);
+  expect(await shownNotifications(page)).toEqual([]);
+  expect((await browserCalls(page)).filter((c) => c === 'requestPermission')).toEqual([]);
+  await expect(page.getByText('We will remind you about your cart every 2 hours while it has items.')).toHaveCount(0);
+
+  // The app badge followed the cart where the browser has one.
+  const badgeCalls = (await browserCalls(page)).filter((c) => c.includes('AppBadge'));
+  if (badgeCalls.length) expect(badgeCalls.at(-1)).toBe('clearAppBadge()');
+});
+
+test('the app badge shows the cart count and clears with the cart', async ({ page, context }) => {
+  await recordBrowserCalls(context);
+  await page.goto(`/product/${PRODUCT.id}`);
+  await islandsHydrated(page);
+  test.skip(!(await page.evaluate(() => 'setAppBadge' in navigator)), 'This Chromium has no app badge API');
+  await page.waitForLoadState('load');
+  await page.getByRole('button', { name: 'Add to Cart' }).click();
+  await expect.poll(async () => (await browserCalls(page)).at(-1)).toBe('setAppBadge(1)');
+  await page.goto('/cart');
+  await islandsHydrated(page);
+  await expect.poll(async () => (await browserCalls(page)).at(-1)).toBe('setAppBadge(1)');
+  await page.getByRole('button', { name: /^Remove / }).click();
+  await expect.poll(async () => (await browserCalls(page)).at(-1)).toBe('clearAppBadge()');
+});
