@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { postJson, type ErrorJson } from './client.ts';
 
 const subscribers = async () =>
-  (await env.DB.prepare('select email from newsletter_subscribers order by id').all<{ email: string }>()).results.map((r) => r.email);
+  (await env.DB.prepare('select email from newsletter_subscribers order by id').all<{ email: string }>()).results.map(
+    (r) => r.email,
+  );
 
 describe('POST /api/subscribe', () => {
   it('stores an address once, lower-cased, and thanks the shopper both times', async () => {

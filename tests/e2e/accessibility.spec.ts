@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 
 // One page per template, in both themes.
 const pages = [
@@ -13,6 +13,7 @@ const pages = [
   ['unknown path (404)', '/no/such/page'],
   ['empty cart', '/cart'],
   ['order tracking', '/track'],
+  ['sign in', '/login'],
 ] as const;
 
 for (const theme of ['dark', 'light'] as const) {

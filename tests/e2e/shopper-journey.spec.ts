@@ -1,6 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { readCatalogueFromDisk } from '../../scripts/catalogue-files.ts';
-import { runSql } from './d1.ts';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { islandsHydrated } from './islands.ts';
 
 const badge = (page: Page) => page.getByRole('link', { name: /^Cart, \d+ items?$/ });
@@ -58,7 +57,11 @@ test('a shopper browses a category, filters, loads more, and adds a variant to t
   await second.goto('/products');
   await islandsHydrated(second);
   await expect(badge(second)).toHaveAccessibleName('Cart, 2 items');
-  await second.locator('[data-product-id]').first().getByRole('button', { name: /^Add to Cart/ }).click();
+  await second
+    .locator('[data-product-id]')
+    .first()
+    .getByRole('button', { name: /^Add to Cart/ })
+    .click();
   await expect(badge(second)).toHaveAccessibleName('Cart, 3 items');
   await expect(badge(page)).toHaveAccessibleName('Cart, 3 items');
 });
@@ -77,10 +80,26 @@ test('search, brand filter chips, Clear All and the empty state', async ({ page 
   await page.getByRole('checkbox', { name: 'Sony' }).check();
   await expect(page.getByRole('button', { name: 'Remove filter Sony' })).toBeVisible();
   await expect(page).toHaveURL(/brand=Sony/);
-  const brands = page.locator('[data-product-id] .product-card__body > span.muted');
+  const brands = page.locator('[data-product-id] .product-card__body > .muted');
   await expect.poll(async () => [...new Set(await brands.allTextContents())]).toEqual(['Sony']);
   await page.getByRole('button', { name: 'Remove filter Sony' }).click();
   await expect(page.getByRole('checkbox', { name: 'Sony' })).not.toBeChecked();
+});
+
+test('a search is ranked by best match: the first letters of a name find it first', async ({ page }) => {
+  await page.goto('/products');
+  await islandsHydrated(page);
+  await page.getByRole('searchbox', { name: 'Search products' }).fill('iph');
+  await expect(page).toHaveURL(/q=iph/);
+  await expect(page.getByRole('combobox', { name: /sort/i })).toHaveValue('relevance');
+  const names = page.locator('[data-product-id] h3');
+  await expect
+    .poll(async () => (await names.allTextContents()).slice(0, 2).every((n) => n.startsWith('Apple iPhone')))
+    .toBe(true);
+  // Picking another order is kept for the next search.
+  await page.getByRole('combobox', { name: /sort/i }).selectOption('price-asc');
+  await page.getByRole('searchbox', { name: 'Search products' }).fill('samsung');
+  await expect(page).toHaveURL(/sort=price-asc/);
 });
 
 test('an out-of-stock product cannot be added', async ({ page }) => {
@@ -89,33 +108,32 @@ test('an out-of-stock product cannot be added', async ({ page }) => {
   await expect(page.getByRole('button', { name: 'Out of stock' })).toBeDisabled();
 });
 
-test('a product page shows D1’s price and stock, not the build’s', async ({ page }) => {
-  runSql("update products set price_kobo = 79900000, stock = 2 where id = 'sony-playstation-5-slim'");
-  try {
-    await page.goto('/product/sony-playstation-5-slim');
-    await expect(page.getByTestId('product-price')).toHaveText('₦799,000');
-    await expect(page.getByText('Only 2 left in stock')).toBeVisible();
-  } finally {
-    const built = readCatalogueFromDisk().find((p) => p.id === 'sony-playstation-5-slim')!;
-    runSql(`update products set price_kobo = ${built.price}, stock = ${built.stock} where id = '${built.id}'`);
-  }
+test('a product page shows D1’s price and stock, not the build’s', async ({ page, db }) => {
+  db.setProduct('sony-playstation-5-slim', { priceKobo: 79_900_000, stock: 2 });
+  await page.goto('/product/sony-playstation-5-slim');
+  await expect(page.getByTestId('product-price')).toHaveText('₦799,000');
+  await expect(page.getByText('Only 2 left in stock')).toBeVisible();
 });
 
-test('a product added to D1 after the build has its own page and shows in the listing', async ({ page }) => {
-  runSql(`insert into products (id, name, brand, category, description, price_kobo, image, variants, stock, rating, reviews, featured)
-    values ('tecno-pop-10', 'Tecno Pop 10', 'Tecno', 'phones', 'An entry phone with a 6.67-inch screen and a 5,000 mAh battery.',
-      9950000, '/images/products/itel-a90.svg', '["64GB","128GB"]', 7, 0, 0, 0)`);
-  try {
-    const response = await page.goto('/product/tecno-pop-10');
-    expect(response?.status()).toBe(200);
-    await expect(page.getByRole('heading', { level: 1, name: 'Tecno Pop 10' })).toBeVisible();
-    await expect(page.getByTestId('product-price')).toHaveText('₦99,500');
+test('a product added to D1 after the build has its own page and shows in the listing', async ({ page, db }) => {
+  db.insertProduct({
+    id: 'tecno-pop-10',
+    name: 'Tecno Pop 10',
+    brand: 'Tecno',
+    category: 'phones',
+    description: 'An entry phone with a 6.67-inch screen and a 5,000 mAh battery.',
+    priceKobo: 9_950_000,
+    image: '/images/products/itel-a90.svg',
+    variants: ['64GB', '128GB'],
+    stock: 7,
+  });
+  const response = await page.goto('/product/tecno-pop-10');
+  expect(response?.status()).toBe(200);
+  await expect(page.getByRole('heading', { level: 1, name: 'Tecno Pop 10' })).toBeVisible();
+  await expect(page.getByTestId('product-price')).toHaveText('₦99,500');
 
-    await page.goto('/products?q=pop%2010');
-    await expect(page.getByRole('link', { name: 'Tecno Pop 10' })).toBeVisible();
-  } finally {
-    runSql("delete from products where id = 'tecno-pop-10'");
-  }
+  await page.goto('/products?q=pop%2010');
+  await expect(page.getByRole('link', { name: 'Tecno Pop 10' })).toBeVisible();
 });
 
 test('what a shopper types before the page is interactive is kept and searched', async ({ page }) => {

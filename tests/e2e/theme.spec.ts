@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 
 test('dark by default; the choice survives a reload without a flash of the wrong theme', async ({ page }) => {
   await page.goto('/');

@@ -2,12 +2,18 @@ import { useStore } from '@nanostores/react';
 import { Minus, Plus, ShoppingBag, Trash2 } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
 import { formatNaira, type Kobo } from '../../lib/money.ts';
-import { ApiRequestError } from '../../lib/api-client.ts';
-import { quoteCart, type CartQuote, type QuotedLine } from '../orders/api-client.ts';
-import CheckoutDialog from '../orders/CheckoutDialog.tsx';
+import { ApiRequestError } from '../../lib/api-client.browser.ts';
+import { fetchOwnOrder, orderLinesFromCart, quoteCart, type CartQuote, type QuotedLine } from '../orders/api-client.browser.ts';
+import { cartLinesKey, finishCheckoutAttempt, placedOrderForCart } from '../orders/checkout-store.browser.ts';
+import type { PlacedOrder } from '../orders/order-view.ts';
+import { formatLagosTime } from '../../lib/time.ts';
+import type CheckoutDialog from '../orders/CheckoutDialog.tsx';
 import { OrderTotals } from '../orders/OrderParts.tsx';
-import { SHIPPING_FEE } from '../orders/pricing.ts';
-import { $cartItems, removeFromCart, repriceCartLine, updateCartQuantity } from './cart-store.ts';
+import { blocksCheckout, SHIPPING_FEE, type LineProblemKind } from '../orders/pricing.ts';
+import { isOffline, onReconnect } from '../pwa/connection.browser.ts';
+import { enableNotifications, notificationsGranted } from '../pwa/notifications.browser.ts';
+import { notify } from '../toast/notify.browser.ts';
+import { $cartItems, removeFromCart, repriceCartLine, updateCartQuantity } from './cart-store.browser.ts';
 import { cartSubtotal, lineKey, MAX_LINE_QUANTITY, type CartItem } from './cart.ts';
 import './CartPage.css';
 
@@ -17,7 +23,8 @@ interface LineCheck {
   priceWas?: Kobo;
 }
 
-const BLOCKING = new Set(['unavailable', 'unknown_variant', 'insufficient_stock']);
+// The checkout (its steps and the form library) loads when the shopper heads for it, not with the cart.
+const loadCheckout = () => import('../orders/CheckoutDialog.tsx');
 
 /**
  * /cart: the lines kept in this browser, checked against D1's live prices and stock
@@ -30,11 +37,20 @@ export default function CartPage() {
   const [checks, setChecks] = useState<Map<string, LineCheck>>(new Map());
   const [checkFailed, setCheckFailed] = useState(false);
   const [checkoutOpen, setCheckoutOpen] = useState(false);
+  const [Checkout, setCheckout] = useState<typeof CheckoutDialog | null>(null);
   const [recheck, setRecheck] = useState(0);
+  /** Why the API refused to check the cart at all (a limit, too many requests), in its own words. */
+  const [refusal, setRefusal] = useState<string | null>(null);
+  /** This browser's unpaid order for exactly these lines: its items are held for the shopper, not sold out. */
+  const [ownOrder, setOwnOrder] = useState<PlacedOrder | null>(null);
 
   useEffect(() => setHydrated(true), []);
+  const offline = useOffline();
+  // Back online: check prices and stock again (they may have changed meanwhile).
+  useEffect(() => onReconnect(() => setRecheck((n) => n + 1)), []);
 
   const linesSignature = items.map((i) => `${lineKey(i)}×${i.quantity}@${i.price}`).join('|');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the signature stands for the lines; recheck forces a new check
   useEffect(() => {
     if (!hydrated || items.length === 0) return;
     const controller = new AbortController();
@@ -44,18 +60,44 @@ export default function CartPage() {
           if (!controller.signal.aborted) applyQuote(items, quote);
         })
         .catch((error: unknown) => {
-          if (!controller.signal.aborted) setCheckFailed(!(error instanceof ApiRequestError && error.status === 400));
+          if (controller.signal.aborted) return;
+          const refused = error instanceof ApiRequestError && error.status >= 400 && error.status < 500;
+          setCheckFailed(!refused);
+          setRefusal(refused ? refusalText(error) : null);
         });
     }, 250);
     return () => {
       controller.abort();
       clearTimeout(timer);
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the signature stands for the lines
   }, [hydrated, linesSignature, recheck]);
+
+  const linesKey = cartLinesKey(orderLinesFromCart(items));
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the key stands for the lines
+  useEffect(() => {
+    setOwnOrder(null);
+    const placed = hydrated ? placedOrderForCart(linesKey) : undefined;
+    if (!placed) return;
+    let current = true;
+    fetchOwnOrder(placed.number, placed.accessToken).then(
+      (found) => {
+        if (!current) return;
+        if (found.order.status === 'awaiting_payment') setOwnOrder(found);
+        // Paid for, reported, cancelled or expired: the next checkout is a new order.
+        else finishCheckoutAttempt();
+      },
+      (error: unknown) => {
+        if (current && error instanceof ApiRequestError && error.status === 404) finishCheckoutAttempt();
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [hydrated, linesKey, recheck]);
 
   const applyQuote = (checked: readonly CartItem[], quote: CartQuote) => {
     setCheckFailed(false);
+    setRefusal(null);
     setChecks((previous) => {
       const next = new Map<string, LineCheck>();
       quote.lines.forEach((quoted, index) => {
@@ -77,8 +119,28 @@ export default function CartPage() {
 
   const onCartOutdated = useCallback(() => setRecheck((n) => n + 1), []);
 
+  const openCheckout = async () => {
+    if (isOffline()) {
+      notify('warning', NEEDS_CONNECTION);
+      return;
+    }
+    try {
+      const { default: Dialog } = await loadCheckout();
+      setCheckout(() => Dialog);
+      setCheckoutOpen(true);
+    } catch {
+      notify('error', 'We could not open the checkout. Check your connection and try again.');
+    }
+  };
+  // Pointing at or tabbing to the button starts the download, so the click usually finds it ready.
+  const prefetchCheckout = () => void loadCheckout().catch(() => undefined);
+
   if (!hydrated) {
-    return <div className="cart cart--loading" aria-busy="true"><p className="muted">Loading your cart…</p></div>;
+    return (
+      <div className="cart cart--loading" aria-busy="true">
+        <p className="muted">Loading your cart…</p>
+      </div>
+    );
   }
 
   if (items.length === 0 && !checkoutOpen) {
@@ -87,15 +149,15 @@ export default function CartPage() {
         <ShoppingBag size={48} aria-hidden="true" />
         <h2>Your cart is empty</h2>
         <p className="muted">Phones, laptops, TVs and consoles are waiting for you.</p>
-        <a className="btn btn-primary" href="/products">Continue shopping</a>
+        <a className="btn btn-primary" href="/products">
+          Continue shopping
+        </a>
       </div>
     );
   }
 
-  const blocked = items.some((i) => {
-    const kind = checks.get(lineKey(i))?.quoted?.problem?.kind;
-    return kind !== undefined && BLOCKING.has(kind);
-  });
+  // The shopper's own unpaid order holds these very lines: its reservation is theirs, not a shortage.
+  const blocked = !ownOrder && (refusal !== null || items.some((i) => blocksCheckout(checks.get(lineKey(i))?.quoted?.problem)));
   const subtotal = cartSubtotal(items);
 
   return (
@@ -103,7 +165,7 @@ export default function CartPage() {
       <section className="cart__lines" aria-label="Items in your cart">
         <ul>
           {items.map((item) => (
-            <CartLine key={lineKey(item)} item={item} check={checks.get(lineKey(item))} />
+            <CartLine key={lineKey(item)} item={item} check={ownOrder ? undefined : checks.get(lineKey(item))} />
           ))}
         </ul>
       </section>
@@ -111,18 +173,57 @@ export default function CartPage() {
         <h2 id="order-summary-title">Order summary</h2>
         <OrderTotals subtotal={subtotal} shipping={SHIPPING_FEE} total={subtotal + SHIPPING_FEE} />
         {checkFailed && (
-          <p className="muted cart__note">We could not check prices and stock just now. We will check them again when you place the order.</p>
+          <p className="muted cart__note">
+            We could not check prices and stock just now. We will check them again when you place the order.
+          </p>
+        )}
+        {refusal && !ownOrder && (
+          <p className="cart__blocked" role="alert">
+            {refusal}
+          </p>
         )}
         {blocked && (
-          <p className="cart__blocked" role="status">Some items cannot be ordered as they are. Change or remove them to check out.</p>
+          <p className="cart__blocked" role="status">
+            Some items cannot be ordered as they are. Change or remove them to check out.
+          </p>
         )}
-        <button type="button" className="btn btn-primary btn-block" onClick={() => setCheckoutOpen(true)} disabled={blocked}>
-          Proceed to Checkout
+        {ownOrder && (
+          <p className="cart__own-order" role="status">
+            Your order <strong>{ownOrder.order.number}</strong> for these items is waiting for payment. We hold them for you until{' '}
+            {formatLagosTime(ownOrder.order.expiresAt)}.
+          </p>
+        )}
+        <button
+          type="button"
+          className="btn btn-primary btn-block"
+          onClick={() => void openCheckout()}
+          onPointerEnter={prefetchCheckout}
+          onFocus={prefetchCheckout}
+          disabled={blocked || offline}
+        >
+          {ownOrder ? 'Continue to payment' : 'Proceed to Checkout'}
         </button>
+        {offline && (
+          <p className="cart__note" role="status" data-needs-connection>
+            {NEEDS_CONNECTION}
+          </p>
+        )}
         <p className="muted cart__note">Pay by bank transfer. We hold your items while you pay.</p>
+        <CartReminders />
         <a href="/products">Continue shopping</a>
       </aside>
-      <CheckoutDialog open={checkoutOpen} items={items} onClose={() => setCheckoutOpen(false)} onCartOutdated={onCartOutdated} />
+      {Checkout && (
+        <Checkout
+          open={checkoutOpen}
+          items={items}
+          resume={ownOrder}
+          onClose={() => {
+            setCheckoutOpen(false);
+            setRecheck((n) => n + 1);
+          }}
+          onCartOutdated={onCartOutdated}
+        />
+      )}
     </div>
   );
 }
@@ -136,7 +237,9 @@ function CartLine({ item, check }: { item: CartItem; check?: LineCheck }) {
     <li className="cart-line card" data-line={lineKey(item)}>
       <img className="cart-line__image" src={item.image} alt="" width={96} height={96} />
       <div className="cart-line__info">
-        <h3 className="cart-line__name"><a href={`/product/${item.id}`}>{item.name}</a></h3>
+        <h3 className="cart-line__name">
+          <a href={`/product/${item.id}`}>{item.name}</a>
+        </h3>
         {item.variant && <p className="muted cart-line__variant">{item.variant}</p>}
         <p className="cart-line__price">{formatNaira(item.price)} each</p>
         {check?.priceWas !== undefined && check.priceWas !== item.price && (
@@ -144,15 +247,25 @@ function CartLine({ item, check }: { item: CartItem; check?: LineCheck }) {
             Price changed: was {formatNaira(check.priceWas)}, now {formatNaira(item.price)}
           </p>
         )}
-        {problem && problem.kind !== 'price_changed' && (
-          <p className="cart-line__problem" role="status">{lineProblemText(problem.kind, available ?? 0)}</p>
+        {problem && blocksCheckout(problem) && (
+          <p className="cart-line__problem" role="status">
+            {lineProblemText(problem.kind, available ?? 0)}
+          </p>
         )}
       </div>
+      {/* biome-ignore lint/a11y/useSemanticElements: a fieldset would need a visible legend; the group is named by aria-label */}
       <div className="cart-line__qty" role="group" aria-label={`Quantity of ${name}`}>
-        <button type="button" className="icon-btn" aria-label={`Decrease quantity of ${name}`} onClick={() => updateCartQuantity(item, item.quantity - 1)}>
+        <button
+          type="button"
+          className="icon-btn"
+          aria-label={`Decrease quantity of ${name}`}
+          onClick={() => updateCartQuantity(item, item.quantity - 1)}
+        >
           <Minus size={16} aria-hidden="true" />
         </button>
-        <output aria-live="polite" aria-label={`Quantity of ${name}`}>{item.quantity}</output>
+        <output aria-live="polite" aria-label={`Quantity of ${name}`}>
+          {item.quantity}
+        </output>
         <button
           type="button"
           className="icon-btn"
@@ -163,15 +276,64 @@ function CartLine({ item, check }: { item: CartItem; check?: LineCheck }) {
           <Plus size={16} aria-hidden="true" />
         </button>
       </div>
-      <p className="cart-line__subtotal" aria-label={`Subtotal for ${name}`}>{formatNaira(item.price * item.quantity)}</p>
-      <button type="button" className="btn btn-outline cart-line__remove" onClick={() => removeFromCart(item)} aria-label={`Remove ${name}`}>
+      {/* An <output>: the result of a calculation, and (unlike a <p>) it may carry a name. */}
+      <output className="cart-line__subtotal" aria-label={`Subtotal for ${name}`}>
+        {formatNaira(item.price * item.quantity)}
+      </output>
+      <button
+        type="button"
+        className="btn btn-outline cart-line__remove"
+        onClick={() => removeFromCart(item)}
+        aria-label={`Remove ${name}`}
+      >
         <Trash2 size={16} aria-hidden="true" /> Remove
       </button>
     </li>
   );
 }
 
-function lineProblemText(kind: string, available: number): string {
+const NEEDS_CONNECTION =
+  'You are offline. Checkout needs a connection: your cart stays on this device until you are back online.';
+
+/** Whether the browser says it is offline, following the online/offline events. */
+function useOffline(): boolean {
+  const [offline, setOffline] = useState(isOffline);
+  useEffect(() => {
+    const update = () => setOffline(isOffline());
+    window.addEventListener('online', update);
+    window.addEventListener('offline', update);
+    return () => {
+      window.removeEventListener('online', update);
+      window.removeEventListener('offline', update);
+    };
+  }, []);
+  return offline;
+}
+
+/** 'Remind me about my cart': asks for notification permission on this click, never on load. */
+function CartReminders() {
+  const [state, setState] = useState<NotificationPermission | 'unsupported'>(() =>
+    typeof Notification === 'undefined' ? 'unsupported' : notificationsGranted() ? 'granted' : Notification.permission,
+  );
+  if (state === 'unsupported') return null;
+  if (state === 'granted') {
+    return <p className="muted cart__note">We will remind you about your cart every 2 hours while it has items.</p>;
+  }
+  if (state === 'denied') return <p className="muted cart__note">Cart reminders are blocked in this browser's settings.</p>;
+  return (
+    <button type="button" className="btn btn-outline btn-block" onClick={() => void enableNotifications().then(setState)}>
+      Remind me about my cart
+    </button>
+  );
+}
+
+/** The API's reason for refusing the check, field messages first (e.g. 'You can order at most 5 of one product'). */
+function refusalText(error: ApiRequestError): string {
+  const reasons = [...new Set(error.issues.map((i) => i.message))];
+  return reasons.length ? reasons.join(' ') : error.message;
+}
+
+function lineProblemText(kind: LineProblemKind, available: number): string {
   if (kind === 'insufficient_stock') {
     return available === 0 ? 'Sold out. Remove it to check out.' : `Only ${available} left. Lower the quantity to check out.`;
   }

@@ -1,14 +1,16 @@
 import { Minus, Plus, ShoppingCart } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { formatNaira } from '../../lib/money.ts';
-import { addProductToCart } from '../cart/add-to-cart.ts';
+import { addProductToCart } from '../cart/add-to-cart.browser.ts';
 import { MAX_LINE_QUANTITY } from '../cart/cart.ts';
-import { ApiRequestError } from '../../lib/api-client.ts';
-import { fetchProduct } from './api-client.ts';
+import { ApiRequestError } from '../../lib/api-client.browser.ts';
+import { onReconnect } from '../pwa/connection.browser.ts';
+import { fetchProduct } from './api-client.browser.ts';
 import { categoryLabel } from './categories.ts';
 import type { Product } from './product.ts';
 import { Rating } from './Rating.tsx';
 import './ProductDetail.css';
+import { ProductNotFound } from './ProductNotFound.tsx';
 
 interface Props {
   /** The product as built; null on the page served for products added after the build. */
@@ -26,7 +28,11 @@ export default function ProductDetail({ product: built }: Props) {
   const [status, setStatus] = useState<Status>(built ? 'ready' : 'loading');
   const [variant, setVariant] = useState(built?.variants[0] ?? '');
   const [quantity, setQuantity] = useState(1);
+  // Fetched again when the connection comes back (prices may have changed while offline).
+  const [freshness, setFreshness] = useState(0);
+  useEffect(() => onReconnect(() => setFreshness((n) => n + 1)), []);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `freshness` only asks for a new fetch
   useEffect(() => {
     const id = built?.id ?? decodeURIComponent(window.location.pathname.split('/').filter(Boolean)[1] ?? '');
     const controller = new AbortController();
@@ -46,22 +52,24 @@ export default function ProductDetail({ product: built }: Props) {
         }
       });
     return () => controller.abort();
-  }, [built]);
+  }, [built, freshness]);
 
   if (status === 'not-found') {
-    return (
-      <div className="card detail-missing">
-        <h1>Product not found</h1>
-        <p className="muted">This product is not in our catalogue any more, or the link is mistyped.</p>
-        <a className="btn btn-primary" href="/products">Browse all products</a>
-      </div>
-    );
+    return <ProductNotFound />;
   }
   if (status === 'error') {
-    return <p className="field-error" role="alert">We could not load this product. Check your connection and reload the page.</p>;
+    return (
+      <p className="field-error" role="alert">
+        We could not load this product. Check your connection and reload the page.
+      </p>
+    );
   }
   if (!product) {
-    return <div className="detail detail--loading" aria-busy="true"><p className="muted">Loading product…</p></div>;
+    return (
+      <div className="detail detail--loading" aria-busy="true">
+        <p className="muted">Loading product…</p>
+      </div>
+    );
   }
 
   const maxQuantity = Math.max(1, Math.min(product.stock, MAX_LINE_QUANTITY));
@@ -79,7 +87,9 @@ export default function ProductDetail({ product: built }: Props) {
         </p>
         <h1>{product.name}</h1>
         <Rating rating={product.rating} reviews={product.reviews} />
-        <p className="detail__price price" data-testid="product-price">{formatNaira(product.price)}</p>
+        <p className="detail__price price" data-testid="product-price">
+          {formatNaira(product.price)}
+        </p>
         <p aria-live="polite">
           {!product.inStock ? (
             <span className="stock-out">Out of stock</span>
@@ -102,7 +112,9 @@ export default function ProductDetail({ product: built }: Props) {
               <label htmlFor="variant">Option</label>
               <select id="variant" className="input" value={variant} onChange={(e) => setVariant(e.target.value)}>
                 {product.variants.map((v) => (
-                  <option key={v} value={v}>{v}</option>
+                  <option key={v} value={v}>
+                    {v}
+                  </option>
                 ))}
               </select>
             </div>
@@ -110,7 +122,13 @@ export default function ProductDetail({ product: built }: Props) {
           <div className="field">
             <label htmlFor="quantity">Quantity</label>
             <div className="qty">
-              <button type="button" className="icon-btn" aria-label="Decrease quantity" onClick={() => setClamped(quantity - 1)} disabled={quantity <= 1}>
+              <button
+                type="button"
+                className="icon-btn"
+                aria-label="Decrease quantity"
+                onClick={() => setClamped(quantity - 1)}
+                disabled={quantity <= 1}
+              >
                 <Minus size={18} aria-hidden="true" />
               </button>
               <input
@@ -123,7 +141,13 @@ export default function ProductDetail({ product: built }: Props) {
                 value={quantity}
                 onChange={(e) => setClamped(Number(e.target.value))}
               />
-              <button type="button" className="icon-btn" aria-label="Increase quantity" onClick={() => setClamped(quantity + 1)} disabled={quantity >= maxQuantity}>
+              <button
+                type="button"
+                className="icon-btn"
+                aria-label="Increase quantity"
+                onClick={() => setClamped(quantity + 1)}
+                disabled={quantity >= maxQuantity}
+              >
                 <Plus size={18} aria-hidden="true" />
               </button>
             </div>

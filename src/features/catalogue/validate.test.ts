@@ -35,7 +35,9 @@ describe('catalogue validation', () => {
   });
 
   it("rejects the specification's placeholder dash price, naming file, product and field", () => {
-    const problems = problemsOf([{ file: 'src/data/products/phones.json', data: [good, { ...good, id: 'mystery', priceNaira: '-' }] }]);
+    const problems = problemsOf([
+      { file: 'src/data/products/phones.json', data: [good, { ...good, id: 'mystery', priceNaira: '-' }] },
+    ]);
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(/^src\/data\/products\/phones\.json: product "mystery" \(#2\): priceNaira: /);
   });
@@ -44,7 +46,11 @@ describe('catalogue validation', () => {
     const problems = problemsOf([
       {
         file: 'tvs.json',
-        data: [{ ...good, id: 'a', brand: 'Sunny' }, { ...good, id: 'b', category: 'fridges', stock: -1 }, { ...good, id: 'a' }],
+        data: [
+          { ...good, id: 'a', brand: 'Sunny' },
+          { ...good, id: 'b', category: 'fridges', stock: -1 },
+          { ...good, id: 'a' },
+        ],
       },
     ]);
     expect(problems).toEqual([

@@ -1,7 +1,8 @@
 import { Check, Copy } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { formatNaira, type Kobo } from '../../lib/money.ts';
-import { notify } from '../toast/notify.ts';
+import { formatNaira, plainNaira, type Kobo } from '../../lib/money.ts';
+import { formatLagosTime } from '../../lib/time.ts';
+import { notify } from '../toast/notify.browser.ts';
 import { statusBadge, type OrderStatus } from './order-status.ts';
 import type { OrderView } from './order-view.ts';
 import './orders.css';
@@ -15,11 +16,6 @@ export function OrderStatusBadge({ status }: { status: OrderStatus }) {
       {badge.label}
     </span>
   );
-}
-
-/** A naira amount as a banking app wants it typed: digits and, if any, kobo. */
-function plainAmount(kobo: Kobo): string {
-  return kobo % 100 === 0 ? String(kobo / 100) : (kobo / 100).toFixed(2);
 }
 
 export function CopyButton({ value, label }: { value: string; label: string }) {
@@ -49,7 +45,7 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
 /** Amount, reference and the store's account, each with a copy button. */
 export function BankTransferDetails({ payment }: { payment: NonNullable<OrderView['payment']> }) {
   const rows = [
-    { label: 'Amount', shown: formatNaira(payment.amount), copy: plainAmount(payment.amount) },
+    { label: 'Amount', shown: formatNaira(payment.amount), copy: plainNaira(payment.amount) },
     { label: 'Reference', shown: payment.reference, copy: payment.reference },
     { label: 'Bank', shown: payment.bankName, copy: payment.bankName },
     { label: 'Account name', shown: payment.accountName, copy: payment.accountName },
@@ -61,7 +57,9 @@ export function BankTransferDetails({ payment }: { payment: NonNullable<OrderVie
         <div className="transfer-details__row" key={row.label}>
           <dt>{row.label}</dt>
           <dd>
-            <span className="transfer-details__value" data-field={row.label}>{row.shown}</span>
+            <span className="transfer-details__value" data-field={row.label}>
+              {row.shown}
+            </span>
             <CopyButton value={row.copy} label={row.label} />
           </dd>
         </div>
@@ -73,9 +71,18 @@ export function BankTransferDetails({ payment }: { payment: NonNullable<OrderVie
 export function OrderTotals({ subtotal, shipping, total }: { subtotal: Kobo; shipping: Kobo; total: Kobo }) {
   return (
     <dl className="order-totals">
-      <div><dt>Subtotal</dt><dd>{formatNaira(subtotal)}</dd></div>
-      <div><dt>Shipping</dt><dd>{formatNaira(shipping)}</dd></div>
-      <div className="order-totals__total"><dt>Total</dt><dd>{formatNaira(total)}</dd></div>
+      <div>
+        <dt>Subtotal</dt>
+        <dd>{formatNaira(subtotal)}</dd>
+      </div>
+      <div>
+        <dt>Shipping</dt>
+        <dd>{formatNaira(shipping)}</dd>
+      </div>
+      <div className="order-totals__total">
+        <dt>Total</dt>
+        <dd>{formatNaira(total)}</dd>
+      </div>
     </dl>
   );
 }
@@ -95,5 +102,38 @@ export function OrderLines({ lines }: { lines: OrderView['lines'] }) {
         </li>
       ))}
     </ul>
+  );
+}
+
+/**
+ * Where the money goes: while payment is due, what to transfer and by when; once the
+ * shopper reported paying, the same details (what they should have sent) and until when
+ * we look for it.
+ */
+export function OrderPaymentInfo({ order, className }: { order: OrderView; className: string }) {
+  const payment = order.payment;
+  if (!payment) return null;
+  if (payment.due) {
+    return (
+      <div className={className}>
+        <h3>Payment due</h3>
+        <p>
+          Transfer the amount below by {formatLagosTime(order.expiresAt)}, with your order number as the reference, or the order
+          expires.
+        </p>
+        <BankTransferDetails payment={payment} />
+      </div>
+    );
+  }
+  if (order.status !== 'payment_reported') return null;
+  return (
+    <div className={className}>
+      <h3>Your transfer</h3>
+      <p>
+        You told us you paid. We are checking our account for it; if we cannot find it by {formatLagosTime(order.expiresAt)}, the
+        order expires. This is where it should have gone:
+      </p>
+      <BankTransferDetails payment={payment} />
+    </div>
   );
 }

@@ -47,7 +47,8 @@ describe('NIGERIAN_STATES', () => {
     expect(new Set(NIGERIAN_STATES).size).toBe(37);
     expect([...NIGERIAN_STATES]).toEqual([...NIGERIAN_STATES].sort((a, b) => a.localeCompare(b)));
     expect(NIGERIAN_STATES).toContain('Federal Capital Territory');
-    for (const state of ['Lagos', 'Kano', 'Rivers', 'Akwa Ibom', 'Cross River', 'Nasarawa', 'Zamfara']) expect(NIGERIAN_STATES).toContain(state);
+    for (const state of ['Lagos', 'Kano', 'Rivers', 'Akwa Ibom', 'Cross River', 'Nasarawa', 'Zamfara'])
+      expect(NIGERIAN_STATES).toContain(state);
     expect(NIGERIAN_STATES).not.toContain('Abuja');
   });
 });

@@ -1,0 +1,144 @@
+import { CheckCircle2 } from 'lucide-react';
+import type { SubmitEventHandler } from 'react';
+import type { UseFormReturn } from 'react-hook-form';
+import { formatNaira } from '../../lib/money.ts';
+import { formatLagosTime } from '../../lib/time.ts';
+import { SelectField, TextField } from '../forms/Field.tsx';
+import type { Customer, CustomerInput } from './checkout.ts';
+import { NIGERIAN_STATES } from './nigeria.ts';
+import { BankTransferDetails, OrderTotals } from './OrderParts.tsx';
+import type { OrderView } from './order-view.ts';
+
+/** The checkout dialog's steps; the state between them is `useCheckout`'s. */
+
+interface DetailsStepProps {
+  form: UseFormReturn<CustomerInput, unknown, Customer>;
+  onSubmit: SubmitEventHandler<HTMLFormElement>;
+  /** Why the server refused the cart as it stands, line by line. */
+  problem: readonly string[];
+  busy: boolean;
+  cartEmpty: boolean;
+  /** An earlier unpaid order from this browser that the failed order was meant to replace: still open. */
+  earlierOrder: string | null;
+}
+
+export function DetailsStep({ form, onSubmit, problem, busy, cartEmpty, earlierOrder }: DetailsStepProps) {
+  return (
+    <form className="checkout__form" onSubmit={onSubmit} noValidate>
+      <p className="muted">Where should we deliver? All fields are required.</p>
+      <TextField form={form} name="name" id="checkout-name" label="Full name" autoComplete="name" required />
+      <TextField
+        form={form}
+        name="email"
+        id="checkout-email"
+        label="Email"
+        type="email"
+        inputMode="email"
+        autoComplete="email"
+        required
+      />
+      <TextField
+        form={form}
+        name="phone"
+        id="checkout-phone"
+        label="Phone number"
+        type="tel"
+        inputMode="tel"
+        autoComplete="tel"
+        required
+      />
+      <TextField
+        form={form}
+        name="address"
+        id="checkout-address"
+        label="Delivery address"
+        autoComplete="street-address"
+        required
+      />
+      <TextField form={form} name="city" id="checkout-city" label="City" autoComplete="address-level2" required />
+      <SelectField
+        form={form}
+        name="state"
+        id="checkout-state"
+        label="State"
+        autoComplete="address-level1"
+        required
+        placeholder="Choose your state"
+        options={NIGERIAN_STATES}
+      />
+      {problem.length > 0 && (
+        <div className="checkout__problem" role="alert">
+          <p>
+            <strong>Your cart changed before we could place the order:</strong>
+          </p>
+          <ul>
+            {problem.map((p) => (
+              <li key={p}>{p}</li>
+            ))}
+          </ul>
+          <p>We have updated your cart. Check it, then place the order again.</p>
+        </div>
+      )}
+      {earlierOrder && (
+        <p className="checkout__replaced" role="status">
+          Your earlier order {earlierOrder} is still open and holds its items. You can{' '}
+          <a href={`/track?order=${encodeURIComponent(earlierOrder)}`}>pay for it from the tracking page</a>, or place this order
+          again: it will replace the earlier one.
+        </p>
+      )}
+      <button type="submit" className="btn btn-primary btn-block" disabled={busy || cartEmpty}>
+        {busy ? 'Placing your order…' : 'Place Order'}
+      </button>
+    </form>
+  );
+}
+
+interface PaymentStepProps {
+  order: OrderView;
+  /** The transfer details (an order awaiting payment has them). */
+  payment: NonNullable<OrderView['payment']>;
+  /** The number of the earlier unpaid order this one replaced. */
+  replaced: string | null;
+  busy: boolean;
+  onReportPaid: () => void;
+}
+
+export function PaymentStep({ order, payment, replaced, busy, onReportPaid }: PaymentStepProps) {
+  return (
+    <div className="checkout__payment">
+      <p>
+        Order <strong>{order.number}</strong> is placed. Transfer <strong>{formatNaira(order.total)}</strong> to the account below
+        and use your order number as the reference.
+      </p>
+      {replaced && (
+        <p className="checkout__replaced" role="status">
+          This order replaces your earlier order {replaced}, which we have cancelled. Pay for this one only.
+        </p>
+      )}
+      <BankTransferDetails payment={payment} />
+      <OrderTotals subtotal={order.subtotal} shipping={order.shipping} total={order.total} />
+      <p className="muted">
+        We hold your items for {order.holdHours} hours, until {formatLagosTime(order.expiresAt)}. If we have not received your
+        transfer by then, the order expires. We have e-mailed these details to {order.customer.email}.
+      </p>
+      <button type="button" className="btn btn-primary btn-block" onClick={onReportPaid} disabled={busy}>
+        {busy ? 'Recording your payment…' : 'I Have Made Payment'}
+      </button>
+    </div>
+  );
+}
+
+export function SuccessStep({ order }: { order: OrderView }) {
+  return (
+    <div className="checkout__success" role="status">
+      <CheckCircle2 size={48} aria-hidden="true" className="checkout__success-icon" />
+      <p>
+        <strong>Thank you!</strong> We have noted your payment for order {order.number}.
+      </p>
+      <p className="muted">
+        We will confirm the transfer with our bank and e-mail {order.customer.email}. Follow the order on the{' '}
+        <a href={`/track?order=${encodeURIComponent(order.number)}`}>tracking page</a>.
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,39 @@
+import type { Ref } from 'react';
+import { formatLagosTime } from '../../lib/time.ts';
+import { formatNigerianPhone } from './nigeria.ts';
+import { statusText } from './order-status.ts';
+import type { OrderView } from './order-view.ts';
+import { OrderLines, OrderPaymentInfo, OrderStatusBadge, OrderTotals } from './OrderParts.tsx';
+
+/** An order found on /track: its status, payment due (if any), lines, delivery and history. */
+export default function TrackedOrder({ order, ref }: { order: OrderView; ref?: Ref<HTMLElement> }) {
+  return (
+    <section className="track__order card" aria-labelledby="track-order-title" tabIndex={-1} ref={ref}>
+      <header className="track__order-head">
+        <h2 id="track-order-title">Order {order.number}</h2>
+        <OrderStatusBadge status={order.status} />
+      </header>
+      <p className="muted">
+        Placed {formatLagosTime(order.createdAt)} · {statusText(order.status, { capital: true })}
+      </p>
+      <OrderPaymentInfo order={order} className="track__payment" />
+      <h3>Items</h3>
+      <OrderLines lines={order.lines} />
+      <OrderTotals subtotal={order.subtotal} shipping={order.shipping} total={order.total} />
+      <h3>Delivery</h3>
+      <p>
+        {order.customer.name} · {formatNigerianPhone(order.customer.phone)}
+        <br />
+        {order.customer.address}, {order.customer.city}, {order.customer.state}
+      </p>
+      <h3>History</h3>
+      <ol className="track__history">
+        {order.history.map((h) => (
+          <li key={`${h.status}-${h.at}`}>
+            <span>{statusText(h.status, { capital: true })}</span> <span className="muted">{formatLagosTime(h.at)}</span>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}

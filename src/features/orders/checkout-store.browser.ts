@@ -1,0 +1,104 @@
+import { persistentAtom } from '@nanostores/persistent';
+// zod/mini: this store loads with /track and the checkout; full zod would add ~13 KB there.
+import { z } from 'zod/mini';
+
+/**
+ * What the checkout remembers in this browser: the idempotency key of the current
+ * attempt (so a double click, a retry or reopening the dialog with the same cart
+ * and details returns the same order instead of a second one), and the orders
+ * placed here, which the tracking page offers.
+ */
+
+const placedSchema = z.object({ number: z.string(), accessToken: z.string() });
+export type PlacedRef = z.infer<typeof placedSchema>;
+
+const attemptSchema = z.catch(
+  z.nullable(
+    z.object({
+      key: z.string(),
+      /** The cart lines and details this key stands for. */
+      fingerprint: z.string(),
+      /** The cart lines alone (product, variant, quantity), to recognise the cart an order was placed for. */
+      lines: z.optional(z.string()),
+      /** The order this attempt placed. */
+      order: z.optional(placedSchema),
+      /**
+       * An unpaid order an earlier attempt placed for another cart or other details. It is
+       * kept until the order that supersedes it is placed, then cancelled, so a failed
+       * replacement never leaves it holding stock unseen.
+       */
+      replaces: z.optional(placedSchema),
+    }),
+  ),
+  null,
+);
+type Attempt = NonNullable<z.infer<typeof attemptSchema>>;
+
+const $attempt = persistentAtom<Attempt | null>('checkoutAttempt', null, {
+  encode: JSON.stringify,
+  decode: (raw) => attemptSchema.parse(safeJson(raw)),
+});
+
+/** The cart's lines as the checkout compares them: what is ordered, not the prices shown. */
+export function cartLinesKey(lines: readonly { productId: string; variant: string; quantity: number }[]): string {
+  return JSON.stringify(lines.map((l) => [l.productId, l.variant, l.quantity]));
+}
+
+/**
+ * The key for this cart and these details: the same until either changes or the order
+ * is done. `replaces` is the unpaid order an earlier attempt placed with a different
+ * cart or details, which the new order supersedes once it is placed.
+ */
+export function checkoutAttempt(fingerprint: string, lines: string): { key: string; replaces?: PlacedRef } {
+  const current = $attempt.get();
+  if (current?.fingerprint === fingerprint) return { key: current.key, replaces: current.replaces };
+  const key = crypto.randomUUID();
+  const replaces = current?.order ?? current?.replaces;
+  $attempt.set({ key, fingerprint, lines, replaces });
+  return { key, replaces };
+}
+
+/** Remembers the order this attempt placed, and the token that lets this browser act on it. */
+export function recordPlacedOrder(order: PlacedRef) {
+  const current = $attempt.get();
+  if (current) $attempt.set({ ...current, order });
+}
+
+/** The superseded order is dealt with (cancelled, or already beyond the shopper's cancel). */
+export function forgetReplacedOrder(number: string) {
+  const current = $attempt.get();
+  if (current?.replaces?.number === number) $attempt.set({ ...current, replaces: undefined });
+}
+
+/** This browser's unpaid order for exactly these cart lines, if the checkout placed one and was closed before paying. */
+export function placedOrderForCart(lines: string): PlacedRef | undefined {
+  const current = $attempt.get();
+  return current?.lines === lines ? current.order : undefined;
+}
+
+/** The attempt is finished (paid, or its order is no longer payable): the next checkout is a new order. */
+export function finishCheckoutAttempt() {
+  $attempt.set(null);
+}
+
+const recentOrderSchema = z.object({ number: z.string(), email: z.string(), placedAt: z.string() });
+export type RecentOrder = z.infer<typeof recentOrderSchema>;
+const recentOrdersSchema = z.catch(z.array(recentOrderSchema), []);
+
+export const $recentOrders = persistentAtom<RecentOrder[]>('recentOrders', [], {
+  encode: JSON.stringify,
+  decode: (raw) => recentOrdersSchema.parse(safeJson(raw)),
+});
+
+export function rememberOrder(number: string, email: string) {
+  const others = $recentOrders.get().filter((o) => o.number !== number);
+  $recentOrders.set([{ number, email, placedAt: new Date().toISOString() }, ...others].slice(0, 5));
+}
+
+function safeJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return null;
+  }
+}
