@@ -7,20 +7,7 @@ import type { Product } from '../../src/features/catalogue/product.ts';
  */
 export function catalogueSeedSql(catalogue: readonly Product[], { reset = false } = {}): string[] {
   return catalogue.map((p) => {
-    const values = [
-      p.id,
-      p.name,
-      p.brand,
-      p.category,
-      p.description,
-      p.price,
-      p.image,
-      JSON.stringify(p.variants),
-      p.stock,
-      p.rating,
-      p.reviews,
-      p.featured,
-    ].map(sqlLiteral);
+    const values = productRowValues(p).map(sqlLiteral);
     const onConflict = reset
       ? `DO UPDATE SET name = excluded.name, brand = excluded.brand, category = excluded.category,
          description = excluded.description, price_kobo = excluded.price_kobo, image = excluded.image,
@@ -39,4 +26,22 @@ function sqlLiteral(value: string | number | boolean): string {
     return String(value);
   }
   return `'${value.replaceAll("'", "''")}'`;
+}
+
+/** A product's values in the column order of the products INSERT (the seed and the API tests use it). */
+export function productRowValues(p: Product) {
+  return [
+    p.id,
+    p.name,
+    p.brand,
+    p.category,
+    p.description,
+    p.price,
+    p.image,
+    JSON.stringify(p.variants),
+    p.stock,
+    p.rating,
+    p.reviews,
+    p.featured ? 1 : 0,
+  ];
 }

@@ -1,3 +1,4 @@
+import { productRowValues } from '../../functions/db/seed.ts';
 import type { Product } from '../../src/features/catalogue/product.ts';
 
 /** Inserts products into a test's D1 the way an admin's insert would (the FTS triggers index them), in batches. */
@@ -7,25 +8,6 @@ export async function insertProducts(db: D1Database, products: readonly Product[
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   for (let i = 0; i < products.length; i += batchSize) {
-    await db.batch(
-      products
-        .slice(i, i + batchSize)
-        .map((p) =>
-          insert.bind(
-            p.id,
-            p.name,
-            p.brand,
-            p.category,
-            p.description,
-            p.price,
-            p.image,
-            JSON.stringify(p.variants),
-            p.stock,
-            p.rating,
-            p.reviews,
-            p.featured ? 1 : 0,
-          ),
-        ),
-    );
+    await db.batch(products.slice(i, i + batchSize).map((p) => insert.bind(...productRowValues(p))));
   }
 }
