@@ -11,14 +11,19 @@ import { loadOrderView, toOrderView } from '../orders/view.ts';
 /** How many of a user's orders the account pages list (newest first). */
 const MAX_LISTED = 100;
 
-/** The user's orders, newest first, as the tracking page shows one (orders/view.ts). */
-export async function userOrders(db: Db, config: Config, userId: string): Promise<OrderView[]> {
-  const rows = await db
+/** The user's orders, newest first (at most MAX_LISTED): what /orders and /transactions list. */
+function latestOrdersOf(db: Db, userId: string): Promise<OrderRow[]> {
+  return db
     .select()
     .from(orders)
     .where(eq(orders.userId, userId))
     .orderBy(desc(orders.createdAt), desc(orders.number))
     .limit(MAX_LISTED);
+}
+
+/** The user's orders, newest first, as the tracking page shows one (orders/view.ts). */
+export async function userOrders(db: Db, config: Config, userId: string): Promise<OrderView[]> {
+  const rows = await latestOrdersOf(db, userId);
   if (!rows.length) return [];
   const ids = rows.map((r) => r.id);
   const [lines, events] = await db.batch([
@@ -61,12 +66,7 @@ const TRANSACTION_STATUS: Record<OrderStatus, Transaction['status']> = {
 
 /** The bank transfers behind the user's orders (one per order), newest first, from the orders and their history. */
 export async function userTransactions(db: Db, userId: string): Promise<Transaction[]> {
-  const rows: OrderRow[] = await db
-    .select()
-    .from(orders)
-    .where(eq(orders.userId, userId))
-    .orderBy(desc(orders.createdAt), desc(orders.number))
-    .limit(MAX_LISTED);
+  const rows = await latestOrdersOf(db, userId);
   if (!rows.length) return [];
   const events = await db
     .select({ orderId: orderEvents.orderId, toStatus: orderEvents.toStatus, createdAt: orderEvents.createdAt })
