@@ -101,6 +101,22 @@ export function generateProducts(count: number, options: GenerateOptions = {}): 
     const [low, high] = options.priceNaira ?? [5_000, rnd() < 0.01 ? 7_500_000 : 4_900_000];
     const price = (low + Math.floor(rnd() * (high - low + 1))) * 100;
     const stock = rnd() < 0.1 ? 0 : Math.floor(rnd() * 60);
+    // Some come in two colours, the second a little dearer; the product is "from" the first's
+    // price and holds their total stock, as the database's triggers keep it.
+    const variants =
+      rnd() < 0.3
+        ? [
+            { id: 'black', label: 'Black', price, stock: Math.ceil(stock / 2), inStock: Math.ceil(stock / 2) > 0, image: null },
+            {
+              id: 'silver',
+              label: 'Silver',
+              price: price + 100_000,
+              stock: Math.floor(stock / 2),
+              inStock: Math.floor(stock / 2) > 0,
+              image: null,
+            },
+          ]
+        : [];
     out.push({
       id: `${prefix}-${i}`,
       name,
@@ -109,7 +125,8 @@ export function generateProducts(count: number, options: GenerateOptions = {}): 
       description,
       price,
       image: '/images/products/placeholder.svg',
-      variants: rnd() < 0.3 ? ['Black', 'Silver'] : [],
+      variantLabel: variants.length ? 'Colour' : '',
+      variants,
       stock,
       inStock: stock > 0,
       rating: Math.round((2.5 + rnd() * 2.5) * 10) / 10,

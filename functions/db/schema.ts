@@ -16,6 +16,8 @@ import { ORDER_ACTORS, ORDER_STATUSES } from '../../src/features/orders/order-st
 export const CHECKS = {
   productsPricePositive: 'products_price_positive',
   productsStockNotNegative: 'products_stock_not_negative',
+  variantsPricePositive: 'product_variants_price_positive',
+  variantsStockNotNegative: 'product_variants_stock_not_negative',
   ordersTotalIsSum: 'orders_total_is_sum',
   orderLinesQuantityPositive: 'order_lines_quantity_positive',
   orderLinesTotal: 'order_lines_total',
@@ -40,9 +42,12 @@ export const products = sqliteTable(
     brand: text('brand').notNull(),
     category: text('category').notNull(),
     description: text('description').notNull(),
+    /** With variants: the lowest variant price, kept by the product_variants triggers (migration 0009). */
     price: integer('price_kobo').notNull(),
     image: text('image').notNull(),
-    variants: text('variants', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
+    /** What the variants choose ("Storage", "Colour"); '' for a product without variants. */
+    variantLabel: text('variant_label').notNull().default(''),
+    /** With variants: their total stock, kept by the product_variants triggers. */
     stock: integer('stock').notNull().default(0),
     rating: real('rating').notNull().default(0),
     reviews: integer('reviews').notNull().default(0),
@@ -70,6 +75,35 @@ export const products = sqliteTable(
   ],
 );
 
+/**
+ * A product's variants (storage, colour, edition), each a real option with its own price
+ * and stock. Triggers (migration 0009) keep the product's `price_kobo` at the lowest
+ * variant price and its `stock` at their sum, so listing, filters and sorts read one table.
+ */
+export const productVariants = sqliteTable(
+  'product_variants',
+  {
+    productId: text('product_id')
+      .notNull()
+      .references(() => products.id),
+    /** Unique within the product; the `?variant=` of the product page and a cart line's variant. */
+    id: text('id').notNull(),
+    label: text('label').notNull(),
+    price: integer('price_kobo').notNull(),
+    stock: integer('stock').notNull().default(0),
+    /** null: the product's image. */
+    image: text('image'),
+    /** The order the shopper sees them in. */
+    position: integer('position').notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [
+    primaryKey({ columns: [t.productId, t.id] }),
+    check(CHECKS.variantsPricePositive, sql`${t.price} > 0`),
+    check(CHECKS.variantsStockNotNegative, sql`${t.stock} >= 0`),
+  ],
+);
+
 export const newsletterSubscribers = sqliteTable('newsletter_subscribers', {
   id: integer('id').primaryKey({ autoIncrement: true }),
   /** Stored lower-cased, so one address is one subscriber. */
@@ -91,6 +125,7 @@ export const installPromptDismissals = sqliteTable('install_prompt_dismissals', 
 
 export type ProductRow = typeof products.$inferSelect;
 export type NewProductRow = typeof products.$inferInsert;
+export type VariantRow = typeof productVariants.$inferSelect;
 
 /**
  * Orders. `number` (GTS-…) is what the shopper and the bank transfer see; it is
@@ -150,7 +185,9 @@ export const orderLines = sqliteTable(
     /** Name and image as they were when ordered: an order reads the same after the catalogue changes. */
     name: text('name').notNull(),
     image: text('image').notNull(),
+    /** The variant's label as it was when ordered ('' for none); `variantId` names the variant. */
     variant: text('variant').notNull().default(''),
+    variantId: text('variant_id').notNull().default(''),
     unitPrice: integer('unit_price_kobo').notNull(),
     quantity: integer('quantity').notNull(),
     lineTotal: integer('line_total_kobo').notNull(),

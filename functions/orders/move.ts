@@ -1,7 +1,7 @@
-import { and, eq, exists, inArray, sql } from 'drizzle-orm';
+import { and, eq, exists, inArray, type SQL, sql } from 'drizzle-orm';
 import { nextStatus, type OrderActor, type OrderEvent, type OrderStatus } from '../../src/features/orders/order-status.ts';
 import type { Db } from '../db/client.ts';
-import { orderEvents, orderLines, orders, products, type OrderRow } from '../db/schema.ts';
+import { orderEvents, orderLines, orders, products, productVariants, type OrderRow } from '../db/schema.ts';
 import { statusChangeEmail } from '../email/messages.ts';
 import { queueEmailIfTransition } from '../email/outbox.ts';
 import type { Config } from '../env.ts';
@@ -84,24 +84,7 @@ export async function changeOrderStatus(
         .where(won),
     ),
     queueEmailIfTransition(db, statusChangeEmail(view, move.to, config.SITE_URL), order.id, transitionId),
-    ...(move.releasesStock
-      ? [
-          db
-            .update(products)
-            .set({
-              stock: sql`stock + (SELECT SUM(quantity) FROM order_lines WHERE order_id = ${order.id} AND product_id = products.id)`,
-            })
-            .where(
-              and(
-                inArray(
-                  products.id,
-                  db.select({ id: orderLines.productId }).from(orderLines).where(eq(orderLines.orderId, order.id)),
-                ),
-                exists(db.select({ one: sql`1` }).from(orders).where(won)),
-              ),
-            ),
-        ]
-      : []),
+    ...(move.releasesStock ? releaseStock(db, order.id, won) : []),
   ]);
   const row = updated[0];
   if (!row) {
@@ -114,4 +97,42 @@ export async function changeOrderStatus(
     throw new ApiError(409, 'order_changed', 'The order changed while this request ran. Please reload it.');
   }
   return row;
+}
+
+/**
+ * Gives an order's units back, in the batch of the move that wins (`won`): a variant's to
+ * the variant (its trigger keeps the product's total), a product's without variants to it.
+ */
+function releaseStock(db: Db, orderId: string, won: SQL | undefined) {
+  const ordered = (where: SQL) =>
+    sql`(SELECT SUM(${orderLines.quantity}) FROM ${orderLines} WHERE ${orderLines.orderId} = ${orderId} AND ${where})`;
+  const variantLine = sql`${orderLines.productId} = ${productVariants.productId} AND ${orderLines.variantId} = ${productVariants.id}`;
+  const productLine = sql`${orderLines.productId} = ${products.id} AND ${orderLines.variantId} = ''`;
+  const moveWon = exists(db.select({ one: sql`1` }).from(orders).where(won));
+  return [
+    db
+      .update(productVariants)
+      .set({ stock: sql`${productVariants.stock} + ${ordered(variantLine)}` })
+      .where(
+        and(
+          sql`(${productVariants.productId}, ${productVariants.id}) IN (SELECT ${orderLines.productId}, ${orderLines.variantId} FROM ${orderLines} WHERE ${orderLines.orderId} = ${orderId})`,
+          moveWon,
+        ),
+      ),
+    db
+      .update(products)
+      .set({ stock: sql`${products.stock} + ${ordered(productLine)}` })
+      .where(
+        and(
+          inArray(
+            products.id,
+            db
+              .select({ id: orderLines.productId })
+              .from(orderLines)
+              .where(and(eq(orderLines.orderId, orderId), eq(orderLines.variantId, ''))),
+          ),
+          moveWon,
+        ),
+      ),
+  ];
 }

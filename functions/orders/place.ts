@@ -1,9 +1,18 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { PlaceOrder } from '../../src/features/orders/checkout.ts';
 import type { OrderView } from '../../src/features/orders/order-view.ts';
 import type { Db } from '../db/client.ts';
 import { constraintViolation, isCheckViolation, isUniqueViolation } from '../db/constraint-errors.ts';
-import { CHECKS, orderEvents, orderLines, orders, products, type OrderLineRow, type OrderRow } from '../db/schema.ts';
+import {
+  CHECKS,
+  orderEvents,
+  orderLines,
+  orders,
+  products,
+  productVariants,
+  type OrderLineRow,
+  type OrderRow,
+} from '../db/schema.ts';
 import { orderConfirmationEmail } from '../email/messages.ts';
 import { queueEmail } from '../email/outbox.ts';
 import { bankAccount, type Config } from '../env.ts';
@@ -12,6 +21,7 @@ import { ApiError } from '../lib/errors.ts';
 import { expireIfOverdue } from './expire.ts';
 import { enforceOrderLimits } from './limits.ts';
 import { quoteLines, rejectQuote } from './quote.ts';
+import type { Quote } from '../../src/features/orders/pricing.ts';
 import { loadOrderView, toOrderView } from './view.ts';
 
 /**
@@ -104,7 +114,8 @@ export async function placeOrder(
     productId: l.productId,
     name: l.name,
     image: l.image,
-    variant: l.variant,
+    variant: l.variantLabel,
+    variantId: l.variant,
     unitPrice: l.unitPrice,
     quantity: l.quantity,
     lineTotal: l.lineTotal,
@@ -114,20 +125,7 @@ export async function placeOrder(
   try {
     await db.batch([
       db.insert(orders).values(row),
-      // The products' updated_at is set by the schema's $onUpdate.
-      // Each line's reservation re-checks what the quote saw: the product is on sale, at
-      // that price, and still comes in that variant (or has none, for a line without one).
-      ...quote.lines.map((line) =>
-        db
-          .update(products)
-          .set({
-            stock: sql`CASE WHEN ${products.active} = 1 AND ${products.price} = ${line.unitPrice}
-                         AND (EXISTS (SELECT 1 FROM json_each(${products.variants}) WHERE value = ${line.variant})
-                              OR (json_array_length(${products.variants}) = 0 AND ${line.variant} = ''))
-                       THEN ${products.stock} - ${line.quantity} ELSE -1 END`,
-          })
-          .where(eq(products.id, line.productId)),
-      ),
+      ...quote.lines.flatMap((line) => reserveStock(db, line)),
       ...chunks(
         lineRows.map(({ id: _, ...line }) => line),
         LINES_PER_INSERT,
@@ -142,7 +140,10 @@ export async function placeOrder(
       const winner = await findReplay(db, config, keyHash, requestHash, accessToken, now);
       if (winner) return winner;
     }
-    if (isCheckViolation(violation, CHECKS.productsStockNotNegative)) {
+    if (
+      isCheckViolation(violation, CHECKS.productsStockNotNegative) ||
+      isCheckViolation(violation, CHECKS.variantsStockNotNegative)
+    ) {
       // A double submit whose twin placed the order meanwhile gets that order.
       const winner = await findReplay(db, config, keyHash, requestHash, accessToken, now);
       if (winner) return winner;
@@ -158,6 +159,45 @@ export async function placeOrder(
     throw err;
   }
   return { order: view, accessToken, created: true };
+}
+
+/**
+ * The statements that take a line's units from stock, re-checking what the quote saw: the
+ * product is on sale, at that price, and comes in that variant (or has none, for a line
+ * without one). Anything else sets stock to -1, which breaks a CHECK and so the batch.
+ * A variant's stock goes down in product_variants; its trigger keeps the product's total.
+ */
+function reserveStock(db: Db, line: Quote['lines'][number]) {
+  if (line.variant === '') {
+    return [
+      db
+        .update(products)
+        .set({
+          stock: sql`CASE WHEN ${products.active} = 1 AND ${products.price} = ${line.unitPrice}
+                       AND NOT EXISTS (SELECT 1 FROM ${productVariants} WHERE ${productVariants.productId} = ${products.id})
+                     THEN ${products.stock} - ${line.quantity} ELSE -1 END`,
+        })
+        .where(eq(products.id, line.productId)),
+    ];
+  }
+  const variant = and(eq(productVariants.productId, line.productId), eq(productVariants.id, line.variant));
+  return [
+    db
+      .update(productVariants)
+      .set({
+        stock: sql`CASE WHEN ${productVariants.price} = ${line.unitPrice}
+                     AND EXISTS (SELECT 1 FROM ${products} WHERE ${products.id} = ${line.productId} AND ${products.active} = 1)
+                   THEN ${productVariants.stock} - ${line.quantity} ELSE -1 END`,
+      })
+      .where(variant),
+    // A variant removed since the quote: no row above changed, so this one refuses.
+    db
+      .update(products)
+      .set({
+        stock: sql`CASE WHEN EXISTS (SELECT 1 FROM ${productVariants} WHERE ${variant}) THEN ${products.stock} ELSE -1 END`,
+      })
+      .where(eq(products.id, line.productId)),
+  ];
 }
 
 async function findReplay(db: Db, config: Config, keyHash: string, requestHash: string, accessToken: string, now: Date) {

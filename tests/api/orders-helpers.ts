@@ -5,8 +5,13 @@ import type { PlacedOrder } from '../../src/features/orders/order-view.ts';
 import { ADA } from '../fixtures/shopper.ts';
 import { postJson } from './client.ts';
 
-/** Seeded facts (src/data/products/consoles.json): ₦849,000, 19 in stock. */
-export const PS5 = { id: 'sony-playstation-5-slim', price: 84_900_000, variant: 'Disc Edition' } as const;
+/** Seeded facts (src/data/products/consoles.json): the Disc Edition at ₦849,000, 10 in stock (the Digital Edition: ₦749,000, 9). */
+export const PS5 = {
+  id: 'sony-playstation-5-slim',
+  price: 84_900_000,
+  variant: 'disc-edition',
+  variantLabel: 'Disc Edition',
+} as const;
 
 export const SHIPPING = 150_000;
 
@@ -25,10 +30,10 @@ export function orderRequest(overrides: Record<string, unknown> = {}): PlaceOrde
   } as PlaceOrderRequest;
 }
 
-/** A line for `productId` at its current D1 price, with its first variant unless one is given. */
+/** A line for `productId` at its current D1 price, in its first variant unless one is given. */
 export async function line(productId: string, quantity = 1, variant?: string) {
-  const product = await productRow(productId);
-  return { productId, variant: variant ?? product.variants[0] ?? '', quantity, price: product.price };
+  const unit = await productRow(productId, variant);
+  return { productId, variant: unit.variant, quantity, price: unit.price };
 }
 
 export const postOrder = (body: unknown, headers?: Record<string, string>) => postJson('/orders', body, headers);
@@ -40,22 +45,41 @@ export async function placeOrder(overrides: Record<string, unknown> = {}): Promi
   return response.json();
 }
 
-export async function productRow(id: string) {
-  const row = await env.DB.prepare('select price_kobo as price, stock, variants from products where id = ?')
-    .bind(id)
-    .first<{ price: number; stock: number; variants: string }>();
+/**
+ * What a line of the product sells at in D1: the variant's price and stock (the first
+ * variant unless one is named) or, for a product without variants, its own.
+ */
+export async function productRow(id: string, variant?: string) {
+  const row = await env.DB.prepare(
+    `select p.price_kobo as price, p.stock, coalesce(v.id, '') as variant, v.price_kobo as variantPrice, v.stock as variantStock
+       from products p left join product_variants v on v.product_id = p.id and (v.id = ?2 or (?2 is null and v.position = (select min(position) from product_variants where product_id = p.id)))
+      where p.id = ?1`,
+  )
+    .bind(id, variant ?? null)
+    .first<{ price: number; stock: number; variant: string; variantPrice: number | null; variantStock: number | null }>();
   if (!row) throw new Error(`no product ${id}`);
-  return { price: row.price, stock: row.stock, variants: JSON.parse(row.variants) as string[] };
+  return { price: row.variantPrice ?? row.price, stock: row.variantStock ?? row.stock, variant: row.variant, total: row.stock };
 }
 
-export const stockOf = async (id: string) => (await productRow(id)).stock;
+/** Units left of the product (its first variant unless one is named). */
+export const stockOf = async (id: string, variant?: string) => (await productRow(id, variant)).stock;
 
-export async function setStock(id: string, stock: number) {
-  await env.DB.prepare('update products set stock = ? where id = ?').bind(stock, id).run();
+/** Units left of the product over all its variants. */
+export const totalStockOf = async (id: string) => (await productRow(id)).total;
+
+/** Sets the stock of the product (its first variant unless one is named). */
+export async function setStock(id: string, stock: number, variant?: string) {
+  const { variant: v } = await productRow(id, variant);
+  if (v) await env.DB.prepare('update product_variants set stock = ? where product_id = ? and id = ?').bind(stock, id, v).run();
+  else await env.DB.prepare('update products set stock = ? where id = ?').bind(stock, id).run();
 }
 
-export async function setPrice(id: string, price: number) {
-  await env.DB.prepare('update products set price_kobo = ? where id = ?').bind(price, id).run();
+/** Sets the price of the product (its first variant unless one is named). */
+export async function setPrice(id: string, price: number, variant?: string) {
+  const { variant: v } = await productRow(id, variant);
+  if (v)
+    await env.DB.prepare('update product_variants set price_kobo = ? where product_id = ? and id = ?').bind(price, id, v).run();
+  else await env.DB.prepare('update products set price_kobo = ? where id = ?').bind(price, id).run();
 }
 
 /** How many rows each order table holds: a refused request must leave them all as they were. */

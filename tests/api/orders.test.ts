@@ -21,6 +21,7 @@ import {
   setStock,
   SHIPPING,
   stockOf,
+  totalStockOf,
   updatedAtOf,
 } from './orders-helpers.ts';
 
@@ -60,7 +61,7 @@ describe('POST /api/orders: prices come from D1', () => {
     expect(order.lines).toEqual([
       expect.objectContaining({
         productId: PS5.id,
-        variant: PS5.variant,
+        variant: PS5.variantLabel,
         quantity: 2,
         unitPrice: PS5.price,
         lineTotal: subtotal,
@@ -221,19 +222,39 @@ describe('POST /api/orders: stock', () => {
     expect(error.issues).toEqual([{ field: 'lines.1.quantity', message: expect.stringContaining('sold out') }]);
   });
 
-  it('refuses more than the stock, counting every line of the product', async () => {
+  it("refuses more than the variant's own stock, whatever its other variants hold", async () => {
     const id = 'microsoft-xbox-series-x';
-    await setStock(id, 3);
+    await setStock(id, 3, '1tb-carbon-black');
+    await setStock(id, 1, '2tb-galaxy-black');
     const error = await expectRefused(
-      orderRequest({ lines: [await line(id, 2, '1TB Carbon Black'), await line(id, 2, '2TB Galaxy Black')] }),
+      orderRequest({ lines: [await line(id, 2, '1tb-carbon-black'), await line(id, 2, '2tb-galaxy-black')] }),
       409,
       'out_of_stock',
       id,
     );
-    expect(error.issues).toEqual([{ field: 'lines.1.quantity', message: expect.stringContaining('Only 1') }]);
+    expect(error.issues).toEqual([
+      { field: 'lines.1.quantity', message: 'Only 1 of Microsoft Xbox Series X (2TB Galaxy Black) left' },
+    ]);
 
-    await placeOrder({ lines: [await line(id, 2, '1TB Carbon Black'), await line(id, 1, '2TB Galaxy Black')] });
-    expect(await stockOf(id)).toBe(0);
+    await placeOrder({ lines: [await line(id, 2, '1tb-carbon-black'), await line(id, 1, '2tb-galaxy-black')] });
+    expect([await stockOf(id, '1tb-carbon-black'), await stockOf(id, '2tb-galaxy-black'), await totalStockOf(id)]).toEqual([
+      1, 0, 1,
+    ]);
+  });
+
+  it('prices each variant at its own price and stores the variant on the order line', async () => {
+    const id = 'apple-iphone-17';
+    const response = await postOrder(orderRequest({ lines: [await line(id, 1, '512gb')] }));
+    expect(response.status).toBe(201);
+    const { order } = await response.json<PlacedOrder>();
+    expect(order.lines).toEqual([expect.objectContaining({ variant: '512GB', unitPrice: 174_900_000 })]);
+    expect(order.subtotal).toBe(174_900_000);
+    const stored = await env.DB.prepare(
+      'select variant, variant_id as variantId, unit_price_kobo as price from order_lines where order_id = (select id from orders where number = ?)',
+    )
+      .bind(order.number)
+      .first();
+    expect(stored).toEqual({ variant: '512GB', variantId: '512gb', price: 174_900_000 });
   });
 });
 

@@ -212,7 +212,10 @@ describe('with a few hundred generated products', () => {
     expect(await found('serengeti')).toEqual(['admin-0']);
     expect(await found('after build')).toEqual([]);
 
-    await env.DB.prepare("delete from products where id = 'admin-0'").run();
+    await env.DB.batch([
+      env.DB.prepare("delete from product_variants where product_id = 'admin-0'"),
+      env.DB.prepare("delete from products where id = 'admin-0'"),
+    ]);
     expect(await found('kilim')).toEqual([]);
     // The index holds exactly the products on sale.
     const { n } = (await env.DB.prepare('select count(*) as n from products_fts').first<{ n: number }>())!;

@@ -203,7 +203,14 @@ describe('GET /api/products/:id', () => {
     expect(response.status).toBe(200);
     const product = await response.json<Product>();
     expect(product).toEqual(asStored(written));
-    expect(product.price).toBe(84_900_000);
+    // From the Digital Edition's ₦749,000; each variant at its own price and stock.
+    expect(product.price).toBe(74_900_000);
+    expect(product.variantLabel).toBe('Edition');
+    expect(product.variants.map((v) => [v.id, v.label, v.price, v.stock, v.inStock])).toEqual([
+      ['disc-edition', 'Disc Edition', 84_900_000, 10, true],
+      ['digital-edition', 'Digital Edition', 74_900_000, 9, true],
+    ]);
+    expect(product.stock).toBe(19);
   });
 
   it('answers 404 product_not_found for an unknown or archived id', async () => {

@@ -1,9 +1,24 @@
-import type { Product } from '../catalogue/product.ts';
+import { findVariant, type Product, sellingUnit } from '../catalogue/product.ts';
 import { notify } from '../toast/notify.browser.ts';
+import { lineTitle } from './cart.ts';
 import { addToCart } from './cart-store.browser.ts';
 
-/** Puts a product in the cart and says so with the spec's toast: '{name} added to cart'. */
-export function addProductToCart(product: Product, variant = product.variants[0] ?? '', quantity = 1) {
-  addToCart({ id: product.id, name: product.name, price: product.price, image: product.image, variant }, quantity);
-  notify('success', `${product.name} added to cart`);
+/**
+ * Puts a product (in the chosen variant, the first when none is named) in the cart at the
+ * price the shopper sees, and says so with the spec's toast: '{name} added to cart'.
+ * The server prices the order itself; this price is only compared with it.
+ */
+export function addProductToCart(product: Product, variant = product.variants[0]?.id ?? '', quantity = 1) {
+  const unit = sellingUnit(product, variant);
+  if (!unit) return;
+  const item = {
+    id: product.id,
+    name: product.name,
+    price: unit.price,
+    image: unit.image,
+    variant,
+    variantLabel: findVariant(product, variant)?.label ?? '',
+  };
+  addToCart(item, quantity);
+  notify('success', `${lineTitle(item)} added to cart`);
 }

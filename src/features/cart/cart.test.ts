@@ -16,7 +16,8 @@ const phone = {
   name: 'Tecno Spark 30',
   price: 21_500_000,
   image: '/images/products/tecno-spark-30.svg',
-  variant: '128GB',
+  variant: '128gb',
+  variantLabel: '128GB',
 };
 
 describe('cart rules', () => {
@@ -28,16 +29,16 @@ describe('cart rules', () => {
   });
 
   it('keeps another variant of the same product on its own line', () => {
-    const cart = addItem(addItem([], phone), { ...phone, variant: '256GB' });
+    const cart = addItem(addItem([], phone), { ...phone, variant: '256gb' });
     expect(cart.map((i) => [i.variant, i.quantity])).toEqual([
-      ['128GB', 1],
-      ['256GB', 1],
+      ['128gb', 1],
+      ['256gb', 1],
     ]);
   });
 
   it('removes only the line matching id and variant', () => {
-    const cart = addItem(addItem([], phone), { ...phone, variant: '256GB' });
-    expect(removeItem(cart, { id: phone.id, variant: '128GB' }).map((i) => i.variant)).toEqual(['256GB']);
+    const cart = addItem(addItem([], phone), { ...phone, variant: '256gb' });
+    expect(removeItem(cart, { id: phone.id, variant: '128gb' }).map((i) => i.variant)).toEqual(['256gb']);
   });
 
   it('sets a quantity, and 0 or less removes the line', () => {
@@ -63,9 +64,9 @@ describe('cart rules', () => {
 });
 
 describe('reading the stored cart', () => {
-  it('reads a valid list and fills a missing variant', () => {
+  it('reads a valid list and fills a missing variant and label', () => {
     const stored: Omit<CartItem, 'variant'>[] = [{ id: 'a', name: 'A', price: 100, image: '/a.svg', quantity: 2 }];
-    expect(parseStoredCart(JSON.stringify(stored))).toEqual([{ ...stored[0], variant: '' }]);
+    expect(parseStoredCart(JSON.stringify(stored))).toEqual([{ ...stored[0], variant: '', variantLabel: '' }]);
   });
 
   it('keeps a line stored with more than the limit (an older cart), capped at it', () => {

@@ -25,7 +25,10 @@ export const cartItemSchema = z.object({
   /** Price in kobo when the item was added; the server prices the order itself. */
   price: z.int().check(z.minimum(0)),
   image: z.string(),
+  /** The variant's id ('' for a product without variants)… */
   variant: z._default(z.string(), ''),
+  /** …and its label as the shopper reads it ("512GB"). */
+  variantLabel: z._default(z.string(), ''),
   /** Not capped here: a cart stored when the limit was higher is capped when read, not dropped. */
   quantity: z.int().check(z.minimum(1)),
 });
@@ -50,9 +53,13 @@ const sameLine = (a: CartLine, b: CartLine) => a.id === b.id && a.variant === b.
 const clamp = (quantity: number) => Math.min(MAX_LINE_QUANTITY, Math.floor(quantity));
 
 /** Adds an item: the same line gains quantity, otherwise a new line is appended. */
-export function addItem(items: readonly CartItem[], item: Omit<CartItem, 'quantity'>, quantity = 1): CartItem[] {
+export function addItem(
+  items: readonly CartItem[],
+  item: Omit<CartItem, 'quantity' | 'variant' | 'variantLabel'> & Partial<Pick<CartItem, 'variant' | 'variantLabel'>>,
+  quantity = 1,
+): CartItem[] {
   if (!(quantity >= 1)) return [...items];
-  const line = { ...item, variant: item.variant ?? '' };
+  const line = { ...item, variant: item.variant ?? '', variantLabel: item.variantLabel ?? '' };
   const existing = items.find((i) => sameLine(i, line));
   if (!existing) return [...items, { ...line, quantity: clamp(quantity) }];
   return items.map((i) => (sameLine(i, line) ? { ...i, quantity: clamp(i.quantity + quantity) } : i));
@@ -71,6 +78,12 @@ export function setQuantity(items: readonly CartItem[], line: CartLine, quantity
 /** Sets a line's price to the live one (the shopper is shown that it changed). */
 export function setPrice(items: readonly CartItem[], line: CartLine, price: Kobo): CartItem[] {
   return items.map((i) => (sameLine(i, line) ? { ...i, price } : i));
+}
+
+/** A line as the shopper reads it: the product, and its variant when it has one ("Apple iPhone 17 (512GB)"). */
+export function lineTitle(item: Pick<CartItem, 'name' | 'variant' | 'variantLabel'>): string {
+  const variant = item.variantLabel || item.variant;
+  return variant ? `${item.name} (${variant})` : item.name;
 }
 
 /** The key that names a line in lists and maps. */

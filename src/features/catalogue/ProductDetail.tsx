@@ -1,5 +1,5 @@
 import { Minus, Plus, ShoppingCart } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { formatNaira } from '../../lib/money.ts';
 import { addProductToCart } from '../cart/add-to-cart.browser.ts';
 import { MAX_LINE_QUANTITY } from '../cart/cart.ts';
@@ -7,7 +7,8 @@ import { ApiRequestError } from '../../lib/api-client.browser.ts';
 import { onReconnect } from '../pwa/connection.browser.ts';
 import { fetchProduct } from './api-client.browser.ts';
 import { categoryLabel } from './categories.ts';
-import type { Product } from './product.ts';
+import { findVariant, type Product, sellingUnit } from './product.ts';
+import { initialVariant, parseQuantity, stockText } from './product-choice.ts';
 import { Rating } from './Rating.tsx';
 import './ProductDetail.css';
 import { ProductNotFound } from './ProductNotFound.tsx';
@@ -22,15 +23,31 @@ type Status = 'ready' | 'loading' | 'not-found' | 'error';
 /**
  * The product page's body. Pre-rendered from the catalogue, then refreshed from the
  * API so price, stock and existence are D1's (an admin's change shows without a rebuild).
+ *
+ * The buy form is a real form (POST /cart/add): a tap before this island is ready, or
+ * without JavaScript, still puts the item in the cart. product-page.browser.ts keeps the
+ * price in step with the variant chosen before hydration and records the choice on the
+ * form (data-variant, data-quantity), which this island takes over when it mounts.
  */
 export default function ProductDetail({ product: built }: Props) {
   const [product, setProduct] = useState<Product | null>(built);
   const [status, setStatus] = useState<Status>(built ? 'ready' : 'loading');
-  const [variant, setVariant] = useState(built?.variants[0] ?? '');
-  const [quantity, setQuantity] = useState(1);
+  const [variantId, setVariantId] = useState(built ? initialVariant(built, null) : '');
+  const [quantityText, setQuantityText] = useState('1');
+  const [quantityNote, setQuantityNote] = useState('');
+  const form = useRef<HTMLFormElement>(null);
   // Fetched again when the connection comes back (prices may have changed while offline).
   const [freshness, setFreshness] = useState(0);
   useEffect(() => onReconnect(() => setFreshness((n) => n + 1)), []);
+
+  // What the shopper chose before the island was ready (or the shared link's ?variant=).
+  useLayoutEffect(() => {
+    const pending = form.current?.dataset;
+    const requested = pending?.variant ?? new URLSearchParams(window.location.search).get('variant');
+    if (built) setVariantId(initialVariant(built, requested));
+    if (pending?.quantity) setQuantityText(pending.quantity);
+    form.current?.setAttribute('data-hydrated', '');
+  }, [built]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `freshness` only asks for a new fetch
   useEffect(() => {
@@ -39,7 +56,7 @@ export default function ProductDetail({ product: built }: Props) {
     fetchProduct(id, controller.signal)
       .then((fresh) => {
         setProduct(fresh);
-        setVariant((v) => (fresh.variants.includes(v) ? v : (fresh.variants[0] ?? '')));
+        setVariantId((v) => initialVariant(fresh, v || new URLSearchParams(window.location.search).get('variant')));
         setStatus('ready');
       })
       .catch((error: unknown) => {
@@ -72,13 +89,30 @@ export default function ProductDetail({ product: built }: Props) {
     );
   }
 
-  const maxQuantity = Math.max(1, Math.min(product.stock, MAX_LINE_QUANTITY));
-  const setClamped = (n: number) => setQuantity(Math.min(maxQuantity, Math.max(1, Math.floor(n) || 1)));
+  const variant = findVariant(product, variantId);
+  const unit = sellingUnit(product, variantId) ?? { price: product.price, stock: 0, image: product.image };
+  const canBuy = unit.stock > 0;
+  const maxQuantity = Math.max(1, Math.min(unit.stock, MAX_LINE_QUANTITY));
+
+  const chooseVariant = (id: string) => {
+    setVariantId(id);
+    const url = new URL(window.location.href);
+    url.searchParams.set('variant', id);
+    // Shareable: the address names the variant on screen (replaced, not pushed: Back leaves the product).
+    window.history.replaceState(window.history.state, '', url);
+  };
+  /** The typed quantity as a whole number within what can be bought; says so when it had to change it. */
+  const settleQuantity = (text = quantityText): number => {
+    const { quantity, note } = parseQuantity(text, maxQuantity);
+    setQuantityText(String(quantity));
+    setQuantityNote(note);
+    return quantity;
+  };
 
   return (
     <div className="detail">
       <div className="detail__image card">
-        <img src={product.image} alt={product.name} width={400} height={400} fetchPriority="high" />
+        <img src={unit.image} alt={product.name} width={400} height={400} fetchPriority="high" />
       </div>
       <div className="detail__info">
         <p className="muted">
@@ -87,74 +121,107 @@ export default function ProductDetail({ product: built }: Props) {
         </p>
         <h1>{product.name}</h1>
         <Rating rating={product.rating} reviews={product.reviews} />
-        <p className="detail__price price" data-testid="product-price">
-          {formatNaira(product.price)}
+        <p className="detail__price price" data-testid="product-price" data-price suppressHydrationWarning>
+          {formatNaira(unit.price)}
         </p>
-        <p aria-live="polite">
-          {!product.inStock ? (
-            <span className="stock-out">Out of stock</span>
-          ) : product.stock <= 5 ? (
-            <span className="stock-low">Only {product.stock} left in stock</span>
-          ) : (
-            <span className="muted">In stock</span>
-          )}
+        <p aria-live="polite" data-stock suppressHydrationWarning>
+          <span className={canBuy ? (unit.stock <= 5 ? 'stock-low' : 'muted') : 'stock-out'}>{stockText(unit.stock)}</span>
         </p>
         <p>{product.description}</p>
         <form
+          ref={form}
           className="detail__buy"
+          method="post"
+          action="/cart/add"
+          data-product-form
           onSubmit={(e) => {
             e.preventDefault();
-            addProductToCart(product, variant, quantity);
+            if (!canBuy) return;
+            addProductToCart(product, variantId, settleQuantity());
           }}
         >
-          {product.variants.length > 0 && (
+          <input type="hidden" name="product" value={product.id} />
+          {product.variants.length > 0 ? (
             <div className="field">
-              <label htmlFor="variant">Option</label>
-              <select id="variant" className="input" value={variant} onChange={(e) => setVariant(e.target.value)}>
+              <label htmlFor="variant">{product.variantLabel || 'Option'}</label>
+              <select
+                id="variant"
+                name="variant"
+                className="input"
+                value={variantId}
+                onChange={(e) => chooseVariant(e.target.value)}
+              >
                 {product.variants.map((v) => (
-                  <option key={v} value={v}>
-                    {v}
+                  <option
+                    key={v.id}
+                    value={v.id}
+                    data-price={formatNaira(v.price)}
+                    data-stock={v.stock}
+                    data-stock-text={stockText(v.stock)}
+                  >
+                    {v.inStock ? v.label : `${v.label} (sold out)`}
                   </option>
                 ))}
               </select>
             </div>
+          ) : (
+            <input type="hidden" name="variant" value="" />
           )}
-          <div className="field">
-            <label htmlFor="quantity">Quantity</label>
-            <div className="qty">
-              <button
-                type="button"
-                className="icon-btn"
-                aria-label="Decrease quantity"
-                onClick={() => setClamped(quantity - 1)}
-                disabled={quantity <= 1}
-              >
-                <Minus size={18} aria-hidden="true" />
-              </button>
-              <input
-                id="quantity"
-                className="input"
-                type="number"
-                inputMode="numeric"
-                min={1}
-                max={maxQuantity}
-                value={quantity}
-                onChange={(e) => setClamped(Number(e.target.value))}
-              />
-              <button
-                type="button"
-                className="icon-btn"
-                aria-label="Increase quantity"
-                onClick={() => setClamped(quantity + 1)}
-                disabled={quantity >= maxQuantity}
-              >
-                <Plus size={18} aria-hidden="true" />
-              </button>
+          {canBuy ? (
+            <div className="field">
+              <label htmlFor="quantity">Quantity</label>
+              <div className="qty">
+                <button
+                  type="button"
+                  className="icon-btn"
+                  aria-label="Decrease quantity"
+                  onClick={() => settleQuantity(String(Number.parseInt(quantityText, 10) - 1))}
+                  disabled={Number.parseInt(quantityText, 10) <= 1}
+                >
+                  <Minus size={18} aria-hidden="true" />
+                </button>
+                <input
+                  id="quantity"
+                  name="quantity"
+                  className="input"
+                  type="text"
+                  inputMode="numeric"
+                  pattern="[0-9]*"
+                  autoComplete="off"
+                  aria-describedby="quantity-note"
+                  value={quantityText}
+                  onChange={(e) => {
+                    setQuantityText(e.target.value);
+                    setQuantityNote('');
+                  }}
+                  onBlur={() => settleQuantity()}
+                />
+                <button
+                  type="button"
+                  className="icon-btn"
+                  aria-label="Increase quantity"
+                  onClick={() => settleQuantity(String((Number.parseInt(quantityText, 10) || 0) + 1))}
+                  disabled={Number.parseInt(quantityText, 10) >= maxQuantity}
+                >
+                  <Plus size={18} aria-hidden="true" />
+                </button>
+              </div>
+              <small id="quantity-note" className="muted" aria-live="polite">
+                {quantityNote || `Up to ${maxQuantity} per order`}
+              </small>
             </div>
+          ) : (
+            <input type="hidden" name="quantity" value="1" />
+          )}
+          <div className="detail__cta">
+            <span className="detail__cta-price price" aria-hidden="true" suppressHydrationWarning>
+              {formatNaira(unit.price)}
+            </span>
+            <button type="submit" className="btn btn-primary btn-block" disabled={!canBuy}>
+              <ShoppingCart size={18} aria-hidden="true" /> {canBuy ? 'Add to Cart' : 'Out of stock'}
+              {variant && <span className="visually-hidden">: {variant.label}</span>}
+            </button>
           </div>
-          <button type="submit" className="btn btn-primary btn-block" disabled={!product.inStock}>
-            <ShoppingCart size={18} aria-hidden="true" /> {product.inStock ? 'Add to Cart' : 'Out of stock'}
-          </button>
         </form>
       </div>
     </div>

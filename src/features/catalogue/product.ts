@@ -19,10 +19,48 @@ export function isInStock(stock: number): boolean {
   return stock > 0;
 }
 
+/** A variant id: unique within its product, it is the `?variant=` of the product's URL. */
+export const variantIdSchema = z
+  .string({ error: 'Variant id is required' })
+  .max(60, 'A variant id is at most 60 characters')
+  .regex(PRODUCT_ID_PATTERN, 'Not a variant id: use lowercase letters, digits and single dashes');
+
+/** The id a variant gets from its label when none is written: "8GB + 256GB" → "8gb-256gb". */
+export function variantIdFromLabel(label: string): string {
+  return label
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
+const priceNairaSchema = z
+  .number({ error: 'Must be a number of naira, for example 1250000 (no currency sign, no dash)' })
+  .positive()
+  .max(100_000_000)
+  .refine(hasAtMostTwoDecimals, 'At most two decimals (kobo)');
+const stockSchema = z.number({ error: 'Must be a whole number of units in stock (0 when sold out)' }).int().min(0);
+const imageSchema = z
+  .string()
+  .regex(/^\/images\/products\/[a-z0-9-]+\.(svg|webp|png|jpg)$/, 'A local file under public/images/products/');
+
+/** One variant as a marketer writes it: a real option with its own price and stock. */
+export const catalogueVariantSchema = z
+  .object({
+    id: variantIdSchema.optional(),
+    label: z.string().trim().min(1).max(60),
+    priceNaira: priceNairaSchema,
+    stock: stockSchema,
+    image: imageSchema.optional(),
+  })
+  .strict();
+
 /**
  * One product as a marketer writes it in src/data/products/<file>.json.
  * Prices are written in naira (what a marketer reads on a price tag) and turned
- * into integer kobo when the catalogue is loaded.
+ * into integer kobo when the catalogue is loaded. A product either has a price and
+ * stock of its own, or variants (storage, colour, edition), each with its price and
+ * stock, named together by `variantLabel` ("Storage").
  */
 export const catalogueEntrySchema = z
   .object({
@@ -31,27 +69,86 @@ export const catalogueEntrySchema = z
     brand: z.enum(BRANDS, { error: 'Must be one of the brands in src/features/catalogue/brands.ts' }),
     category: z.enum(CATEGORY_IDS, { error: 'Must be one of the category ids in src/features/catalogue/categories.ts' }),
     description: z.string().trim().min(20).max(1000),
-    priceNaira: z
-      .number({ error: 'Must be a number of naira, for example 1250000 (no currency sign, no dash)' })
-      .positive()
-      .max(100_000_000)
-      .refine(hasAtMostTwoDecimals, 'At most two decimals (kobo)'),
-    image: z.string().regex(/^\/images\/products\/[a-z0-9-]+\.(svg|webp|png|jpg)$/, 'A local file under public/images/products/'),
-    variants: z
-      .array(z.string().trim().min(1).max(60))
-      .max(20)
-      .refine((v) => new Set(v).size === v.length, 'Variants must be unique')
-      .default([]),
-    stock: z.number().int().min(0),
+    priceNaira: priceNairaSchema.optional(),
+    image: imageSchema,
+    variantLabel: z.string().trim().min(2).max(40).optional(),
+    variants: z.array(catalogueVariantSchema).max(20).default([]),
+    stock: stockSchema.optional(),
     rating: z.number().min(0).max(5),
     reviews: z.number().int().min(0),
     featured: z.boolean().default(false),
   })
-  .strict();
+  .strict()
+  .superRefine((entry, ctx) => {
+    if (entry.variants.length === 0) {
+      if (entry.priceNaira === undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['priceNaira'],
+          message: 'Required (or give the product variants, each with its price)',
+        });
+      if (entry.stock === undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['stock'],
+          message: 'Required (or give the product variants, each with its stock)',
+        });
+      if (entry.variantLabel !== undefined)
+        ctx.addIssue({ code: 'custom', path: ['variantLabel'], message: 'Only for a product with variants' });
+      return;
+    }
+    if (entry.priceNaira !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['priceNaira'],
+        message: 'This product has variants: give each variant its priceNaira instead',
+      });
+    if (entry.stock !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['stock'],
+        message: 'This product has variants: give each variant its stock instead',
+      });
+    if (entry.variantLabel === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['variantLabel'],
+        message: 'Required with variants: what they choose, for example "Storage" or "Colour"',
+      });
+    const ids = new Set<string>();
+    entry.variants.forEach((variant, index) => {
+      const id = variant.id ?? variantIdFromLabel(variant.label);
+      if (!PRODUCT_ID_PATTERN.test(id))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['variants', index, 'id'],
+          message: `Give this variant an id (its label "${variant.label}" makes none)`,
+        });
+      else if (ids.has(id))
+        ctx.addIssue({ code: 'custom', path: ['variants', index, 'label'], message: `Variant "${id}" is listed twice` });
+      ids.add(id);
+    });
+  });
 
 export type CatalogueEntry = z.infer<typeof catalogueEntrySchema>;
 
-/** A product as the store sells it: what D1 holds and the API returns (price in kobo). */
+/** A variant as the store sells it (price in kobo). `image` is null when it shows the product's. */
+export const variantSchema = z.object({
+  id: z.string(),
+  label: z.string(),
+  price: z.number().int(),
+  stock: z.number().int(),
+  inStock: z.boolean(),
+  image: z.string().nullable(),
+});
+
+export type Variant = z.infer<typeof variantSchema>;
+
+/**
+ * A product as the store sells it: what D1 holds and the API returns (price in kobo).
+ * With variants, `price` is the lowest variant price (the "from" price), `stock` their
+ * sum, and `variantLabel` names what the variants choose.
+ */
 export const productSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -60,7 +157,8 @@ export const productSchema = z.object({
   description: z.string(),
   price: z.number().int(),
   image: z.string(),
-  variants: z.array(z.string()),
+  variantLabel: z.string(),
+  variants: z.array(variantSchema),
   stock: z.number().int(),
   inStock: z.boolean(),
   rating: z.number(),
@@ -69,3 +167,36 @@ export const productSchema = z.object({
 });
 
 export type Product = z.infer<typeof productSchema>;
+
+/** The lowest and highest price a product sells at: they differ when its variants are priced apart. */
+export function priceRange(product: Pick<Product, 'price' | 'variants'>): { from: number; to: number } {
+  if (product.variants.length === 0) return { from: product.price, to: product.price };
+  const prices = product.variants.map((v) => v.price);
+  return { from: Math.min(...prices), to: Math.max(...prices) };
+}
+
+/** True when the shopper must choose a variant and the price depends on which ("from ₦…"). */
+export function hasPriceRange(product: Pick<Product, 'price' | 'variants'>): boolean {
+  const { from, to } = priceRange(product);
+  return from !== to;
+}
+
+/** A product's variant by id; a product without variants sells as the line variant ''. */
+export function findVariant(product: Pick<Product, 'variants'>, variantId: string): Variant | undefined {
+  return product.variants.find((v) => v.id === variantId);
+}
+
+/**
+ * What one line of a product sells at: the chosen variant's price and stock, or the
+ * product's own when it has no variants. Undefined for a variant it does not come in.
+ */
+export function sellingUnit(
+  product: Pick<Product, 'price' | 'stock' | 'image' | 'variants'>,
+  variantId: string,
+): { price: number; stock: number; image: string } | undefined {
+  if (product.variants.length === 0) {
+    return variantId === '' ? { price: product.price, stock: product.stock, image: product.image } : undefined;
+  }
+  const variant = findVariant(product, variantId);
+  return variant && { price: variant.price, stock: variant.stock, image: variant.image ?? product.image };
+}

@@ -1,4 +1,11 @@
-import { catalogueEntrySchema, isInStock, type Product } from './product.ts';
+import {
+  catalogueEntrySchema,
+  isInStock,
+  type CatalogueEntry,
+  type Product,
+  type Variant,
+  variantIdFromLabel,
+} from './product.ts';
 import { nairaToKobo } from '../../lib/money.ts';
 import { z } from 'zod';
 
@@ -55,29 +62,46 @@ export function validateCatalogue(
         return;
       }
       const p = entry.data;
-      if (imageExists && !imageExists(p.image)) {
-        problems.push(`${file}: ${label}: image: no file at public${p.image}`);
+      for (const image of [p.image, ...p.variants.flatMap((v) => (v.image ? [v.image] : []))]) {
+        if (imageExists && !imageExists(image)) problems.push(`${file}: ${label}: image: no file at public${image}`);
       }
-      products.push({
-        id: p.id,
-        name: p.name,
-        brand: p.brand,
-        category: p.category,
-        description: p.description,
-        price: nairaToKobo(p.priceNaira),
-        image: p.image,
-        variants: p.variants,
-        stock: p.stock,
-        inStock: isInStock(p.stock),
-        rating: p.rating,
-        reviews: p.reviews,
-        featured: p.featured,
-      });
+      products.push(toProduct(p));
     });
   }
 
   if (problems.length > 0) throw new CatalogueError(problems);
   return products;
+}
+
+/** The product as the store sells it: kobo prices, variant ids, and the "from" price and total stock of its variants. */
+function toProduct(p: CatalogueEntry): Product {
+  const variants: Variant[] = p.variants.map((v) => ({
+    id: v.id ?? variantIdFromLabel(v.label),
+    label: v.label,
+    price: nairaToKobo(v.priceNaira),
+    stock: v.stock,
+    inStock: isInStock(v.stock),
+    image: v.image ?? null,
+  }));
+  // The schema guarantees a product without variants has its own price and stock.
+  const price = variants.length ? Math.min(...variants.map((v) => v.price)) : nairaToKobo(p.priceNaira ?? 0);
+  const stock = variants.length ? variants.reduce((sum, v) => sum + v.stock, 0) : (p.stock ?? 0);
+  return {
+    id: p.id,
+    name: p.name,
+    brand: p.brand,
+    category: p.category,
+    description: p.description,
+    price,
+    image: p.image,
+    variantLabel: p.variantLabel ?? '',
+    variants,
+    stock,
+    inStock: isInStock(stock),
+    rating: p.rating,
+    reviews: p.reviews,
+    featured: p.featured,
+  };
 }
 
 function rawId(raw: unknown): string | undefined {

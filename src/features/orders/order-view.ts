@@ -40,7 +40,10 @@ export const orderViewSchema = z.object({
       productId: z.string(),
       name: z.string(),
       image: z.string(),
+      /** The variant's label as ordered ("512GB"; '' for none)… */
       variant: z.string(),
+      /** …and its id, for a link back to it (/product/{productId}?variant={variantId}). */
+      variantId: z.string(),
       unitPrice: kobo,
       quantity: z.number().int().positive(),
       lineTotal: kobo,

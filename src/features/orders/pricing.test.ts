@@ -2,13 +2,24 @@ import { describe, expect, it } from 'vitest';
 import type { OrderLineRequest } from './checkout.ts';
 import { priceOrder, SHIPPING_FEE, STOCK_SHOWN_UP_TO, type PricingProduct } from './pricing.ts';
 
+const variant = (id: string, label: string, price: number, stock: number, image: string | null = null) => ({
+  id,
+  label,
+  price,
+  stock,
+  inStock: stock > 0,
+  image,
+});
 const ps5: PricingProduct = {
   id: 'sony-playstation-5-slim',
   name: 'Sony PlayStation 5 Slim',
-  price: 84_900_000,
+  price: 74_900_000,
   image: '/images/products/sony-playstation-5-slim.svg',
-  variants: ['Disc Edition', 'Digital Edition'],
-  stock: 3,
+  variants: [
+    variant('disc-edition', 'Disc Edition', 84_900_000, 3),
+    variant('digital-edition', 'Digital Edition', 74_900_000, 1, '/images/products/ps5-digital.svg'),
+  ],
+  stock: 4,
 };
 const tv: PricingProduct = {
   id: 'hisense-32-a4-hd',
@@ -23,11 +34,11 @@ const catalogue = new Map([ps5, tv].map((p) => [p.id, p]));
 const line = (
   product: PricingProduct,
   quantity = 1,
-  variant = product.variants[0] ?? '',
-  price = product.price,
+  variantId = product.variants[0]?.id ?? '',
+  price = product.variants.find((v) => v.id === variantId)?.price ?? product.price,
 ): OrderLineRequest => ({
   productId: product.id,
-  variant,
+  variant: variantId,
   quantity,
   price,
 });
@@ -42,20 +53,36 @@ describe('priceOrder', () => {
     ]);
     expect(SHIPPING_FEE).toBe(150_000);
     expect(quote).toMatchObject({ subtotal: 226_650_000, shipping: 150_000, total: 226_800_000 });
-    expect(quote.lines[0]).toMatchObject({ name: ps5.name, image: ps5.image, variant: 'Disc Edition' });
+    expect(quote.lines[0]).toMatchObject({
+      name: ps5.name,
+      image: ps5.image,
+      variant: 'disc-edition',
+      variantLabel: 'Disc Edition',
+    });
   });
 
-  it('counts stock across lines of the same product in different variants', () => {
-    const quote = priceOrder([line(ps5, 2, 'Disc Edition'), line(ps5, 2, 'Digital Edition')], catalogue);
+  it("prices each variant at its own price, with the variant's image where it has one", () => {
+    const quote = priceOrder([line(ps5, 1, 'disc-edition'), line(ps5, 1, 'digital-edition')], catalogue);
+    expect(quote.ok).toBe(true);
+    expect(quote.lines.map((l) => [l.variantLabel, l.unitPrice, l.image])).toEqual([
+      ['Disc Edition', 84_900_000, ps5.image],
+      ['Digital Edition', 74_900_000, '/images/products/ps5-digital.svg'],
+    ]);
+    expect(quote.subtotal).toBe(159_800_000);
+  });
+
+  it("takes each variant's units from its own stock", () => {
+    // 3 Disc and 1 Digital: the product's total (4) would allow 2 + 2, the variants do not.
+    const quote = priceOrder([line(ps5, 2, 'disc-edition'), line(ps5, 2, 'digital-edition')], catalogue);
     expect(quote.ok).toBe(false);
     expect(quote.lines.map((l) => l.available)).toEqual([3, 1]);
     expect(quote.lines[0]!.problem).toBeUndefined();
     expect(quote.lines[1]!.problem).toEqual({
       kind: 'insufficient_stock',
       available: 1,
-      message: 'Only 1 of Sony PlayStation 5 Slim left',
+      message: 'Only 1 of Sony PlayStation 5 Slim (Digital Edition) left',
     });
-    expect(priceOrder([line(ps5, 2, 'Disc Edition'), line(ps5, 1, 'Digital Edition')], catalogue).ok).toBe(true);
+    expect(priceOrder([line(ps5, 3, 'disc-edition'), line(ps5, 1, 'digital-edition')], catalogue).ok).toBe(true);
   });
 
   it('never tells more stock than one order may take: available is capped at the per-product limit', () => {
@@ -73,20 +100,30 @@ describe('priceOrder', () => {
   });
 
   it('says sold out when none are left', () => {
-    const soldOut = new Map([[ps5.id, { ...ps5, stock: 0 }]]);
-    expect(priceOrder([line(ps5)], soldOut).lines[0]!.problem).toEqual({
+    const soldOut = new Map([[tv.id, { ...tv, stock: 0 }]]);
+    expect(priceOrder([line(tv)], soldOut).lines[0]!.problem).toEqual({
       kind: 'insufficient_stock',
       available: 0,
-      message: 'Sony PlayStation 5 Slim is sold out',
+      message: 'Hisense 32" A4 HD is sold out',
     });
+    const digitalGone = new Map([[ps5.id, { ...ps5, variants: [ps5.variants[0]!, { ...ps5.variants[1]!, stock: 0 }] }]]);
+    expect(priceOrder([line(ps5, 1, 'digital-edition')], digitalGone).lines[0]!.problem).toMatchObject({
+      kind: 'insufficient_stock',
+      message: 'Sony PlayStation 5 Slim (Digital Edition) is sold out',
+    });
+    expect(priceOrder([line(ps5, 1, 'disc-edition')], digitalGone).ok).toBe(true);
   });
 
   it('reports a price that changed, charging only the live price', () => {
-    const quote = priceOrder([line(ps5, 1, 'Disc Edition', 79_900_000)], catalogue);
+    const quote = priceOrder([line(ps5, 1, 'disc-edition', 79_900_000)], catalogue);
     expect(quote.ok).toBe(false);
     expect(quote.lines[0]).toMatchObject({
       unitPrice: 84_900_000,
-      problem: { kind: 'price_changed', price: 84_900_000, message: 'Sony PlayStation 5 Slim now costs ₦849,000 (was ₦799,000)' },
+      problem: {
+        kind: 'price_changed',
+        price: 84_900_000,
+        message: 'Sony PlayStation 5 Slim (Disc Edition) now costs ₦849,000 (was ₦799,000)',
+      },
     });
     expect(quote.subtotal).toBe(84_900_000);
   });
@@ -94,11 +131,11 @@ describe('priceOrder', () => {
   it.each([
     [
       'a variant the product does not come in',
-      line(ps5, 1, 'Blu-ray Edition'),
-      'Sony PlayStation 5 Slim does not come in "Blu-ray Edition"',
+      line(ps5, 1, 'blu-ray-edition', 1),
+      'Sony PlayStation 5 Slim does not come in "blu-ray-edition"',
     ],
-    ['no variant for a product that needs one', line(ps5, 1, ''), 'Sony PlayStation 5 Slim does not come in ""'],
-    ['a variant for a product that has none', line(tv, 1, 'Wall mount'), 'Hisense 32" A4 HD does not come in "Wall mount"'],
+    ['no variant for a product that needs one', line(ps5, 1, ''), 'Choose an option of Sony PlayStation 5 Slim'],
+    ['a variant for a product that has none', line(tv, 1, 'wall-mount'), 'Hisense 32" A4 HD does not come in "wall-mount"'],
   ])('refuses %s', (_, request, message) => {
     expect(priceOrder([request], catalogue).lines[0]!.problem).toEqual({ kind: 'unknown_variant', message });
   });
@@ -115,7 +152,7 @@ describe('priceOrder', () => {
   });
 
   it('puts stock before price: a line that is short and repriced reports the stock', () => {
-    const quote = priceOrder([line(ps5, 5, 'Disc Edition', 1)], catalogue);
+    const quote = priceOrder([line(ps5, 5, 'disc-edition', 1)], catalogue);
     expect(quote.lines[0]!.problem?.kind).toBe('insufficient_stock');
   });
 });

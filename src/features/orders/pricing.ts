@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { formatNaira, type Kobo } from '../../lib/money.ts';
 import { MAX_UNITS_PER_PRODUCT } from '../cart/cart.ts';
-import type { Product } from '../catalogue/product.ts';
+import { findVariant, type Product, sellingUnit } from '../catalogue/product.ts';
 import type { OrderLineRequest } from './checkout.ts';
 
 /** Flat delivery fee per order: ₦1,500 (spec section 9). */
@@ -38,7 +38,10 @@ export function blocksCheckout(problem: LineProblem | undefined): boolean {
 
 export const pricedLineSchema = z.object({
   productId: z.string(),
+  /** The variant's id ('' for a product without variants)… */
   variant: z.string(),
+  /** …and its label as the shopper reads it ("512GB"). */
+  variantLabel: z.string(),
   name: z.string(),
   image: z.string(),
   quantity: z.number().int(),
@@ -46,7 +49,7 @@ export const pricedLineSchema = z.object({
   unitPrice: kobo,
   lineTotal: kobo,
   /**
-   * Units left for this line once earlier lines of the same product are counted, capped
+   * Units left for this line once earlier lines of the same product and variant are counted, capped
    * at STOCK_SHOWN_UP_TO (5): 5 means "5 or more"; below it, the exact number.
    */
   available: z.number().int(),
@@ -77,6 +80,7 @@ export function priceOrder(lines: readonly OrderLineRequest[], catalogue: Readon
       return {
         productId: line.productId,
         variant: line.variant,
+        variantLabel: '',
         name: line.productId,
         image: '',
         quantity: line.quantity,
@@ -86,37 +90,56 @@ export function priceOrder(lines: readonly OrderLineRequest[], catalogue: Readon
         problem: { kind: 'unavailable', message: 'This product is no longer sold' },
       };
     }
-    const before = claimed.get(product.id) ?? 0;
-    claimed.set(product.id, before + line.quantity);
-    const available = Math.max(0, product.stock - before);
+    const unit = sellingUnit(product, line.variant);
+    if (!unit) {
+      return {
+        productId: product.id,
+        variant: line.variant,
+        variantLabel: '',
+        name: product.name,
+        image: product.image,
+        quantity: line.quantity,
+        unitPrice: 0,
+        lineTotal: 0,
+        available: 0,
+        problem: {
+          kind: 'unknown_variant',
+          message: line.variant ? `${product.name} does not come in "${line.variant}"` : `Choose an option of ${product.name}`,
+        },
+      };
+    }
+    // Stock is the variant's: two lines of one product in different variants draw on different stock.
+    const key = `${product.id}\u0000${line.variant}`;
+    const before = claimed.get(key) ?? 0;
+    claimed.set(key, before + line.quantity);
+    const available = Math.max(0, unit.stock - before);
     // What the answer says: never more than STOCK_SHOWN_UP_TO (a line within the per-product
     // limit that is short of stock is short by an exact number below it).
     const shown = Math.min(available, STOCK_SHOWN_UP_TO);
+    const variantLabel = findVariant(product, line.variant)?.label ?? '';
+    const name = variantLabel ? `${product.name} (${variantLabel})` : product.name;
     const base = {
       productId: product.id,
       variant: line.variant,
+      variantLabel,
       name: product.name,
-      image: product.image,
+      image: unit.image,
       quantity: line.quantity,
-      unitPrice: product.price,
-      lineTotal: product.price * line.quantity,
+      unitPrice: unit.price,
+      lineTotal: unit.price * line.quantity,
       available: shown,
     };
-    const variantOk = product.variants.length ? product.variants.includes(line.variant) : line.variant === '';
-    if (!variantOk) {
-      return { ...base, problem: { kind: 'unknown_variant', message: `${product.name} does not come in "${line.variant}"` } };
-    }
     if (line.quantity > available) {
-      const message = shown === 0 ? `${product.name} is sold out` : `Only ${shown} of ${product.name} left`;
+      const message = shown === 0 ? `${name} is sold out` : `Only ${shown} of ${name} left`;
       return { ...base, problem: { kind: 'insufficient_stock', message, available: shown } };
     }
-    if (line.price !== product.price) {
+    if (line.price !== unit.price) {
       return {
         ...base,
         problem: {
           kind: 'price_changed',
-          message: `${product.name} now costs ${formatNaira(product.price)} (was ${formatNaira(line.price)})`,
-          price: product.price,
+          message: `${name} now costs ${formatNaira(unit.price)} (was ${formatNaira(line.price)})`,
+          price: unit.price,
         },
       };
     }

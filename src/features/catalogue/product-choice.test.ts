@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { initialVariant, parseQuantity, stockText } from './product-choice.ts';
+import { hasPriceRange, priceRange, sellingUnit } from './product.ts';
+
+const v = (id: string, price: number, stock: number) => ({
+  id,
+  label: id.toUpperCase(),
+  price,
+  stock,
+  inStock: stock > 0,
+  image: null,
+});
+const iphone = {
+  price: 134_900_000,
+  stock: 10,
+  image: '/images/products/apple-iphone-17.svg',
+  variants: [v('256gb', 134_900_000, 0), v('512gb', 174_900_000, 10)],
+};
+
+describe('the product page choice', () => {
+  it('opens on the variant the address names, else the first in stock', () => {
+    expect(initialVariant(iphone, '512gb')).toBe('512gb');
+    expect(initialVariant(iphone, null)).toBe('512gb');
+    expect(initialVariant(iphone, 'nope')).toBe('512gb');
+    expect(initialVariant({ variants: [v('a', 1, 0), v('b', 1, 0)] }, null)).toBe('a');
+    expect(initialVariant({ variants: [] }, '512gb')).toBe('');
+  });
+
+  it.each([
+    ['3', 3, ''],
+    ['', 1, ''],
+    ['0', 1, 'At least 1'],
+    ['2.5', 2, 'A whole number of units'],
+    ['12', 5, 'At most 5 per order'],
+    ['abc', 1, 'Type a whole number of units'],
+  ])('reads the typed quantity %j as %i', (text, quantity, note) => {
+    expect(parseQuantity(text, 5)).toEqual({ quantity, note });
+  });
+
+  it('says how much is left', () => {
+    expect([stockText(0), stockText(3), stockText(6)]).toEqual(['Out of stock', 'Only 3 left in stock', 'In stock']);
+  });
+});
+
+describe('variant prices', () => {
+  it('sells each variant at its price and stock, and shows "from" only when prices differ', () => {
+    expect(sellingUnit(iphone, '512gb')).toEqual({ price: 174_900_000, stock: 10, image: iphone.image });
+    expect(sellingUnit(iphone, '')).toBeUndefined();
+    expect(priceRange(iphone)).toEqual({ from: 134_900_000, to: 174_900_000 });
+    expect(hasPriceRange(iphone)).toBe(true);
+    expect(hasPriceRange({ price: 5, variants: [v('black', 5, 1), v('white', 5, 1)] })).toBe(false);
+    expect(sellingUnit({ ...iphone, variants: [] }, '')).toEqual({ price: 134_900_000, stock: 10, image: iphone.image });
+  });
+});
