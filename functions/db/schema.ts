@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { ROLES, THEMES } from '../../src/features/account/account-values.ts';
+import { DELIVERY_METHODS } from '../../src/features/orders/delivery.ts';
 import { ORDER_ACTORS, ORDER_STATUSES } from '../../src/features/orders/order-status.ts';
 
 /**
@@ -142,6 +143,8 @@ export const orders = sqliteTable(
     /** Lower-cased; with the number it is how a guest finds the order. */
     email: text('email').notNull(),
     phone: text('phone').notNull(),
+    /** Delivery to the address below, or pick-up at the Ikeja store (then address, city and state are ''). */
+    deliveryMethod: text('delivery_method', { enum: DELIVERY_METHODS }).notNull().default('delivery'),
     address: text('address').notNull(),
     city: text('city').notNull(),
     state: text('state').notNull(),

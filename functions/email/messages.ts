@@ -1,3 +1,4 @@
+import { PICKUP_POINT } from '../../src/features/orders/delivery.ts';
 import { formatNaira } from '../../src/lib/money.ts';
 import { formatLagosTime } from '../../src/lib/time.ts';
 import { statusBadge, type OrderStatus } from '../../src/features/orders/order-status.ts';
@@ -69,7 +70,9 @@ function orderSummary(order: OrderView): string {
   return [
     ...lines,
     `Subtotal: ${formatNaira(order.subtotal)}`,
-    `Shipping: ${formatNaira(order.shipping)}`,
+    order.deliveryMethod === 'pickup'
+      ? `Pick-up at ${PICKUP_POINT.name}, ${PICKUP_POINT.address}: free`
+      : `Shipping: ${formatNaira(order.shipping)}`,
     `Total: ${formatNaira(order.total)}`,
   ].join('\n');
 }

@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { PlaceOrder } from '../../src/features/orders/checkout.ts';
+import { deliveryAddress, type PlaceOrder } from '../../src/features/orders/checkout.ts';
 import type { OrderView } from '../../src/features/orders/order-view.ts';
 import type { Db } from '../db/client.ts';
 import { constraintViolation, isCheckViolation, isUniqueViolation } from '../db/constraint-errors.ts';
@@ -76,7 +76,7 @@ export async function placeOrder(
   if (replay) return replay;
 
   enforceOrderLimits(config, request.lines);
-  const quote = await quoteLines(db, request.lines);
+  const quote = await quoteLines(db, request.lines, request.customer.delivery);
   if (!quote.ok) {
     // A double submit: the first request may have placed the order, taking the last units,
     // between our look for the key and this quote. Its order is our answer, not out_of_stock.
@@ -93,9 +93,8 @@ export async function placeOrder(
     customerName: request.customer.name,
     email: request.customer.email,
     phone: request.customer.phone,
-    address: request.customer.address,
-    city: request.customer.city,
-    state: request.customer.state,
+    deliveryMethod: request.customer.delivery,
+    ...deliveryAddress(request.customer),
     subtotal: quote.subtotal,
     shipping: quote.shipping,
     total: quote.total,
@@ -148,7 +147,7 @@ export async function placeOrder(
       const winner = await findReplay(db, config, keyHash, requestHash, accessToken, now);
       if (winner) return winner;
       // Stock, price or variants moved between the read and the write: say what changed.
-      const fresh = await quoteLines(db, request.lines);
+      const fresh = await quoteLines(db, request.lines, request.customer.delivery);
       if (!fresh.ok) rejectQuote(fresh);
       throw new ApiError(409, 'out_of_stock', 'The stock changed while your order was placed. Please try again.');
     }

@@ -1,4 +1,5 @@
 import type { PlaceOrder } from '../../src/features/orders/checkout.ts';
+import type { DeliveryMethod } from '../../src/features/orders/delivery.ts';
 import { priceOrder, type Quote } from '../../src/features/orders/pricing.ts';
 import type { Db } from '../db/client.ts';
 import { loadPricingProducts } from '../db/products.ts';
@@ -8,13 +9,14 @@ import { ApiError, type FieldIssue } from '../lib/errors.ts';
  * An order's lines priced from D1 with the pure priceOrder(): the cart's live check
  * (POST /api/orders/quote) and the price placeOrder() charges.
  */
-export async function quoteLines(db: Db, lines: PlaceOrder['lines']): Promise<Quote> {
+export async function quoteLines(db: Db, lines: PlaceOrder['lines'], delivery: DeliveryMethod = 'delivery'): Promise<Quote> {
   return priceOrder(
     lines,
     await loadPricingProducts(
       db,
       lines.map((l) => l.productId),
     ),
+    delivery,
   );
 }
 

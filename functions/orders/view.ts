@@ -44,6 +44,7 @@ export function toOrderView(
       city: order.city,
       state: order.state as OrderView['customer']['state'],
     },
+    deliveryMethod: order.deliveryMethod,
     lines: lines.map(({ id: _id, orderId: _order, ...line }) => line),
     subtotal: order.subtotal,
     shipping: order.shipping,

@@ -103,6 +103,7 @@ export async function orderRow(number: string) {
     subtotal_kobo: number;
     shipping_kobo: number;
     total_kobo: number;
+    delivery_method: string;
     expires_at: number;
     created_at: number;
   };

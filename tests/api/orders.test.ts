@@ -242,6 +242,29 @@ describe('POST /api/orders: stock', () => {
     ]);
   });
 
+  it('charges no delivery fee for pick-up at the store, needs no address and stores the method', async () => {
+    const { address: _a, city: _c, state: _s, ...contact } = customer;
+    const response = await postOrder(orderRequest({ customer: { ...contact, delivery: 'pickup' } }));
+    expect(response.status, await response.clone().text()).toBe(201);
+    const { order } = await response.json<PlacedOrder>();
+    expect(order).toMatchObject({ deliveryMethod: 'pickup', subtotal: PS5.price, shipping: 0, total: PS5.price });
+    expect(order.customer).toMatchObject({ address: '', city: '', state: '' });
+    expect(await orderRow(order.number)).toMatchObject({ shipping_kobo: 0, total_kobo: PS5.price, delivery_method: 'pickup' });
+    const [confirmation] = await emailsOf(order.number);
+    expect(confirmation?.text).toContain('Pick-up at GTS store, Computer Village');
+    expect(confirmation?.text).not.toContain('Shipping:');
+  });
+
+  it('charges ₦1,500 for delivery, and refuses delivery without an address, naming the fields', async () => {
+    const delivered = await placeOrder({ customer: { ...customer, delivery: 'delivery' } });
+    expect(delivered.order).toMatchObject({ deliveryMethod: 'delivery', shipping: SHIPPING, total: PS5.price + SHIPPING });
+    const { address: _a, city: _c, state: _s, ...contact } = customer;
+    const refused = await postOrder(orderRequest({ customer: { ...contact, delivery: 'delivery' } }));
+    expect(refused.status).toBe(400);
+    const { error } = await refused.json<ErrorJson>();
+    expect(error.issues?.map((i) => i.field)).toEqual(['customer.address', 'customer.city', 'customer.state']);
+  });
+
   it('prices each variant at its own price and stores the variant on the order line', async () => {
     const id = 'apple-iphone-17';
     const response = await postOrder(orderRequest({ lines: [await line(id, 1, '512gb')] }));

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { endpoint } from '../../lib/api-contract.ts';
 import { emailSchema, singleLineText } from '../../lib/fields.ts';
 import { productIdSchema } from '../catalogue/product.ts';
-import { customerSchema } from '../orders/checkout.ts';
+import { customerFields } from '../orders/checkout.ts';
 import { NIGERIAN_STATES } from '../orders/nigeria.ts';
 import { ORDER_STATUSES } from '../orders/order-status.ts';
 import { bankAccountSchema, orderViewSchema } from '../orders/order-view.ts';
@@ -51,7 +51,7 @@ export { sessionApi, sessionInfoSchema, sessionUserSchema, type SessionInfo, typ
 /** A message for the user (a toast or the form's banner). */
 export const messageSchema = z.object({ message: z.string() });
 
-const optionalName = customerSchema.shape.name.optional();
+const optionalName = customerFields.name.optional();
 
 export const signUpSchema = z.object({
   email: emailSchema,
@@ -106,11 +106,11 @@ export type Profile = z.infer<typeof profileSchema>;
  */
 export const profileUpdateSchema = z
   .strictObject({
-    name: customerSchema.shape.name,
-    phone: customerSchema.shape.phone.nullable(),
-    address: customerSchema.shape.address.nullable(),
-    city: customerSchema.shape.city.nullable(),
-    state: customerSchema.shape.state.nullable(),
+    name: customerFields.name,
+    phone: customerFields.phone.nullable(),
+    address: customerFields.address.nullable(),
+    city: customerFields.city.nullable(),
+    state: customerFields.state.nullable(),
     notifications: notificationPrefsSchema.partial(),
     theme: z.enum(THEMES),
   })

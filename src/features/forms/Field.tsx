@@ -1,5 +1,6 @@
 import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from 'react';
 import { get, type FieldValues, type Path, type UseFormReturn } from 'react-hook-form';
+import './Field.css';
 
 /**
  * Form fields for react-hook-form forms validated with the shared zod schemas

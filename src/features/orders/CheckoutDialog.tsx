@@ -65,6 +65,7 @@ export default function CheckoutDialog({ open, items, onClose, onCartOutdated, r
           busy={checkout.busy}
           cartEmpty={items.length === 0}
           earlierOrder={checkout.earlierOrder}
+          items={items}
         />
       )}
       {step === 'payment' && order?.payment && (

@@ -6,10 +6,34 @@ import { formatLagosTime } from '../../lib/time.ts';
 import { SelectField, TextField } from '../forms/Field.tsx';
 import type { Customer, CustomerInput } from './checkout.ts';
 import { NIGERIAN_STATES } from './nigeria.ts';
+import { type CartItem, cartSubtotal, lineKey, lineTitle } from '../cart/cart.ts';
+import { DELIVERY_LABELS, DELIVERY_METHODS, type DeliveryMethod, deliveryFee, PICKUP_POINT } from './delivery.ts';
 import { BankTransferDetails, OrderTotals } from './OrderParts.tsx';
 import type { OrderView } from './order-view.ts';
 
 /** The checkout dialog's steps; the state between them is `useCheckout`'s. */
+
+/** What is being ordered, beside the details: items, delivery and total (the server prices the order itself). */
+function OrderSummary({ items, delivery }: { items: readonly CartItem[]; delivery: DeliveryMethod }) {
+  const subtotal = cartSubtotal(items);
+  const fee = deliveryFee(delivery);
+  return (
+    <section className="checkout__summary" aria-label="Order summary">
+      <h3>Your order</h3>
+      <ul>
+        {items.map((item) => (
+          <li key={lineKey(item)}>
+            <span>
+              {lineTitle(item)} <span className="muted">× {item.quantity}</span>
+            </span>
+            <span>{formatNaira(item.price * item.quantity)}</span>
+          </li>
+        ))}
+      </ul>
+      <OrderTotals subtotal={subtotal} shipping={fee} total={subtotal + fee} delivery={delivery} />
+    </section>
+  );
+}
 
 interface DetailsStepProps {
   form: UseFormReturn<CustomerInput, unknown, Customer>;
@@ -20,12 +44,45 @@ interface DetailsStepProps {
   cartEmpty: boolean;
   /** An earlier unpaid order from this browser that the failed order was meant to replace: still open. */
   earlierOrder: string | null;
+  /** The cart being ordered, for the summary beside the form. */
+  items: readonly CartItem[];
 }
 
-export function DetailsStep({ form, onSubmit, problem, busy, cartEmpty, earlierOrder }: DetailsStepProps) {
+export function DetailsStep({ form, onSubmit, problem, busy, cartEmpty, earlierOrder, items }: DetailsStepProps) {
+  const delivery = form.watch('delivery');
   return (
-    <form className="checkout__form" onSubmit={onSubmit} noValidate>
-      <p className="muted">Where should we deliver? All fields are required.</p>
+    <form className="checkout__form checkout__details" onSubmit={onSubmit} noValidate>
+      <OrderSummary items={items} delivery={delivery} />
+      <fieldset className="checkout__delivery">
+        <legend>How do you want it?</legend>
+        {DELIVERY_METHODS.map((method) => (
+          <label key={method} className="checkout__choice">
+            <input type="radio" value={method} {...form.register('delivery')} />
+            <span>
+              <strong>{DELIVERY_LABELS[method]}</strong>
+              <span className="muted">
+                {method === 'delivery' ? ` · ${formatNaira(deliveryFee(method))}, anywhere in Nigeria` : ' · Free'}
+              </span>
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      {delivery === 'pickup' && (
+        <div className="checkout__pickup" data-testid="pickup-point">
+          <p>
+            <strong>{PICKUP_POINT.name}</strong>, {PICKUP_POINT.address}
+          </p>
+          <ul className="muted">
+            {PICKUP_POINT.hours.map((h) => (
+              <li key={h.days}>
+                {h.days}: {h.time}
+              </li>
+            ))}
+          </ul>
+          <p className="muted">We e-mail you when your order is ready. Bring your order number.</p>
+        </div>
+      )}
+      <p className="muted">All fields are required.</p>
       <TextField form={form} name="name" id="checkout-name" label="Full name" autoComplete="name" required />
       <TextField
         form={form}
@@ -47,25 +104,29 @@ export function DetailsStep({ form, onSubmit, problem, busy, cartEmpty, earlierO
         autoComplete="tel"
         required
       />
-      <TextField
-        form={form}
-        name="address"
-        id="checkout-address"
-        label="Delivery address"
-        autoComplete="street-address"
-        required
-      />
-      <TextField form={form} name="city" id="checkout-city" label="City" autoComplete="address-level2" required />
-      <SelectField
-        form={form}
-        name="state"
-        id="checkout-state"
-        label="State"
-        autoComplete="address-level1"
-        required
-        placeholder="Choose your state"
-        options={NIGERIAN_STATES}
-      />
+      {delivery !== 'pickup' && (
+        <>
+          <TextField
+            form={form}
+            name="address"
+            id="checkout-address"
+            label="Delivery address"
+            autoComplete="street-address"
+            required
+          />
+          <TextField form={form} name="city" id="checkout-city" label="City" autoComplete="address-level2" required />
+          <SelectField
+            form={form}
+            name="state"
+            id="checkout-state"
+            label="State"
+            autoComplete="address-level1"
+            required
+            placeholder="Choose your state"
+            options={NIGERIAN_STATES}
+          />
+        </>
+      )}
       {problem.length > 0 && (
         <div className="checkout__problem" role="alert">
           <p>
@@ -116,7 +177,7 @@ export function PaymentStep({ order, payment, replaced, busy, onReportPaid }: Pa
         </p>
       )}
       <BankTransferDetails payment={payment} />
-      <OrderTotals subtotal={order.subtotal} shipping={order.shipping} total={order.total} />
+      <OrderTotals subtotal={order.subtotal} shipping={order.shipping} total={order.total} delivery={order.deliveryMethod} />
       <p className="muted">
         We hold your items for {order.holdHours} hours, until {formatLagosTime(order.expiresAt)}. If we have not received your
         transfer by then, the order expires. We have e-mailed these details to {order.customer.email}.

@@ -1,5 +1,6 @@
 import { Check, Copy } from 'lucide-react';
 import { useEffect, useState } from 'react';
+import type { DeliveryMethod } from './delivery.ts';
 import { formatNaira, plainNaira, type Kobo } from '../../lib/money.ts';
 import { formatLagosTime } from '../../lib/time.ts';
 import { notify } from '../toast/notify.browser.ts';
@@ -68,7 +69,17 @@ export function BankTransferDetails({ payment }: { payment: NonNullable<OrderVie
   );
 }
 
-export function OrderTotals({ subtotal, shipping, total }: { subtotal: Kobo; shipping: Kobo; total: Kobo }) {
+export function OrderTotals({
+  subtotal,
+  shipping,
+  total,
+  delivery = 'delivery',
+}: {
+  subtotal: Kobo;
+  shipping: Kobo;
+  total: Kobo;
+  delivery?: DeliveryMethod;
+}) {
   return (
     <dl className="order-totals">
       <div>
@@ -76,8 +87,8 @@ export function OrderTotals({ subtotal, shipping, total }: { subtotal: Kobo; shi
         <dd>{formatNaira(subtotal)}</dd>
       </div>
       <div>
-        <dt>Shipping</dt>
-        <dd>{formatNaira(shipping)}</dd>
+        <dt>{delivery === 'pickup' ? 'Pick-up in Ikeja' : 'Shipping'}</dt>
+        <dd>{shipping === 0 ? 'Free' : formatNaira(shipping)}</dd>
       </div>
       <div className="order-totals__total">
         <dt>Total</dt>

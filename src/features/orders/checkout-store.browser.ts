@@ -102,3 +102,44 @@ function safeJson(raw: string): unknown {
     return null;
   }
 }
+
+/**
+ * The order this browser finished last ('I Have Made Payment'): when the dialog closes
+ * itself and the cart clears, /cart shows it (number, amount, how to pay, a Track link)
+ * instead of a bare "Your cart is empty". Shown for a day.
+ */
+const lastOrderSchema = z.catch(
+  z.nullable(
+    z.object({
+      number: z.string(),
+      total: z.int(),
+      deliveryMethod: z.enum(['delivery', 'pickup']),
+      bankName: z.string(),
+      accountName: z.string(),
+      accountNumber: z.string(),
+      finishedAt: z.string(),
+    }),
+  ),
+  null,
+);
+export type LastOrder = NonNullable<z.infer<typeof lastOrderSchema>>;
+
+export const $lastOrder = persistentAtom<LastOrder | null>('lastOrder', null, {
+  encode: JSON.stringify,
+  decode: (raw) => lastOrderSchema.parse(safeJson(raw)),
+});
+
+const LAST_ORDER_SHOWN_MS = 24 * 3_600_000;
+
+export function rememberLastOrder(order: Omit<LastOrder, 'finishedAt'>) {
+  $lastOrder.set({ ...order, finishedAt: new Date().toISOString() });
+}
+
+/** The last finished order while it is worth showing, else null. */
+export function lastOrderToShow(order: LastOrder | null, now = Date.now()): LastOrder | null {
+  return order && now - Date.parse(order.finishedAt) < LAST_ORDER_SHOWN_MS ? order : null;
+}
+
+export function forgetLastOrder() {
+  $lastOrder.set(null);
+}

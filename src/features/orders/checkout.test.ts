@@ -11,7 +11,7 @@ import {
   type CustomerInput,
 } from './checkout.ts';
 
-const ada: CustomerInput = { ...ADA };
+const ada = { ...ADA } satisfies Omit<CustomerInput, 'delivery'>;
 
 /** Each [field, message] the checkout dialog shows for `input`. */
 function messages(input: unknown): [string, string][] {
@@ -25,9 +25,25 @@ describe('customerSchema', () => {
       customerSchema.parse({ ...ada, name: '  Ada Obi ', email: ' Ada.Obi@Example.COM ', phone: '+234 (803) 123-4567' }),
     ).toEqual({
       ...ada,
+      delivery: 'delivery',
       email: 'ada.obi@example.com',
       phone: '+2348031234567',
     });
+  });
+
+  it('needs no address for pick-up at the store, and drops one that is sent', () => {
+    const { address: _a, city: _c, state: _s, ...contact } = ada;
+    expect(customerSchema.parse({ ...contact, delivery: 'pickup' })).toEqual({
+      ...contact,
+      delivery: 'pickup',
+      phone: '+2348031234567',
+    });
+    expect(customerSchema.parse({ ...ada, delivery: 'pickup' })).not.toHaveProperty('address');
+    const withoutAddress = customerSchema.safeParse({ ...contact, delivery: 'delivery' });
+    expect(withoutAddress.success).toBe(false);
+    expect(withoutAddress.error?.issues.map((i) => i.path.join('.'))).toEqual(['address', 'city', 'state']);
+    const unknown = customerSchema.safeParse({ ...ada, delivery: 'drone' });
+    expect(unknown.error?.issues[0]?.message).toBe('Choose delivery to an address or pick-up at our Ikeja store');
   });
 
   it.each<[string, Partial<Record<keyof CustomerInput, unknown>>, string, string]>([

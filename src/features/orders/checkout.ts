@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MAX_UNITS_PER_PRODUCT } from '../cart/cart.ts';
 import { productIdSchema } from '../catalogue/product.ts';
 import { addressText, emailSchema, singleLineText } from '../../lib/fields.ts';
+import type { DeliveryMethod } from './delivery.ts';
 import { NIGERIAN_STATES, normalizeNigerianPhone } from './nigeria.ts';
 
 /**
@@ -16,7 +17,8 @@ const required = (label: string, max: number) =>
     .min(1, `Please enter your ${label}`)
     .max(max, `Your ${label} must be at most ${max} characters`);
 
-export const customerSchema = z.object({
+/** Each detail's rule on its own: the checkout below and the profile (account-api.ts) share them. */
+export const customerFields = {
   /** Names, the city and the address are single lines (src/lib/fields.ts): they go into e-mails and must not start paragraphs there. */
   name: singleLineText('full name', 100).pipe(z.string().min(2, 'Please enter your full name')),
   email: emailSchema,
@@ -31,11 +33,42 @@ export const customerSchema = z.object({
   address: addressText('delivery address', 200).pipe(z.string().min(5, 'Please enter your full delivery address')),
   city: singleLineText('city', 80),
   state: z.enum(NIGERIAN_STATES, { error: 'Please choose your state' }),
-});
+};
 
-export type CustomerInput = z.input<typeof customerSchema>;
-export type Customer = z.output<typeof customerSchema>;
+const { address, city, state, ...contact } = customerFields;
+
+/**
+ * The checkout's details: who orders, and how the order reaches them. Delivery needs the
+ * address; pick-up at the Ikeja store does not (an address sent with it is dropped).
+ */
+export const checkoutDetailsSchema = z.discriminatedUnion(
+  'delivery',
+  [
+    z.object({ delivery: z.literal('delivery'), ...contact, address, city, state }),
+    z.object({ delivery: z.literal('pickup'), ...contact }),
+  ],
+  { error: 'Choose delivery to an address or pick-up at our Ikeja store' },
+);
+
+/** The details as the Worker takes them: the same, where details sent without a method (a checkout page cached from before pick-up existed) are for delivery. */
+export const customerSchema = z.preprocess(
+  (value) => (typeof value === 'object' && value !== null && !('delivery' in value) ? { ...value, delivery: 'delivery' } : value),
+  checkoutDetailsSchema,
+);
+
+export type Customer = z.output<typeof checkoutDetailsSchema>;
+/** What the details form holds: every field, whichever way the order goes (the schema drops the address for pick-up). */
+export type CustomerInput = { delivery: DeliveryMethod } & {
+  [Field in keyof typeof customerFields]: z.input<(typeof customerFields)[Field]>;
+};
 export type CustomerField = keyof CustomerInput;
+
+/** Where the order goes: the address for delivery, empty for pick-up (the order row keeps these columns). */
+export function deliveryAddress(customer: Customer): { address: string; city: string; state: string } {
+  return customer.delivery === 'delivery'
+    ? { address: customer.address, city: customer.city, state: customer.state }
+    : { address: '', city: '', state: '' };
+}
 
 /**
  * Per-order limits that fit a consumer store (issue 8), so one order cannot put much of
@@ -135,5 +168,5 @@ export const orderLookupSchema = z.object({
     .toUpperCase()
     .min(1, 'Please enter your order number')
     .regex(/^GTS-[0-9A-Z]{4,20}$/, 'Order numbers look like GTS-7K3M9Q2XWD'),
-  email: customerSchema.shape.email,
+  email: customerFields.email,
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DELIVERY_METHODS } from './delivery.ts';
 import { NIGERIAN_STATES } from './nigeria.ts';
 import { ORDER_STATUSES } from './order-status.ts';
 
@@ -33,8 +34,11 @@ export const orderViewSchema = z.object({
     phone: z.string(),
     address: z.string(),
     city: z.string(),
-    state: z.enum(NIGERIAN_STATES),
+    /** '' for an order picked up at the store. */
+    state: z.union([z.enum(NIGERIAN_STATES), z.literal('')]),
   }),
+  /** How the order reaches the shopper; `shipping` is its fee (0 for pick-up). */
+  deliveryMethod: z.enum(DELIVERY_METHODS),
   lines: z.array(
     z.object({
       productId: z.string(),

@@ -3,9 +3,10 @@ import { formatNaira, type Kobo } from '../../lib/money.ts';
 import { MAX_UNITS_PER_PRODUCT } from '../cart/cart.ts';
 import { findVariant, type Product, sellingUnit } from '../catalogue/product.ts';
 import type { OrderLineRequest } from './checkout.ts';
+import { DELIVERY_FEE, type DeliveryMethod, deliveryFee } from './delivery.ts';
 
-/** Flat delivery fee per order: ₦1,500 (spec section 9). */
-export const SHIPPING_FEE: Kobo = 150_000;
+/** Flat delivery fee per order: ₦1,500 (spec section 9); nothing for pick-up (delivery.ts). */
+export const SHIPPING_FEE: Kobo = DELIVERY_FEE;
 
 /**
  * The quote tells the exact number of units left only up to this many (issue 8): one
@@ -72,7 +73,11 @@ export type Quote = z.infer<typeof quoteResultSchema>;
  * read from D1, and the result says, line by line, what (if anything) stops it.
  * The price the shopper saw is only compared, never used.
  */
-export function priceOrder(lines: readonly OrderLineRequest[], catalogue: ReadonlyMap<string, PricingProduct>): Quote {
+export function priceOrder(
+  lines: readonly OrderLineRequest[],
+  catalogue: ReadonlyMap<string, PricingProduct>,
+  delivery: DeliveryMethod = 'delivery',
+): Quote {
   const claimed = new Map<string, number>();
   const priced = lines.map((line): PricedLine => {
     const product = catalogue.get(line.productId);
@@ -146,5 +151,6 @@ export function priceOrder(lines: readonly OrderLineRequest[], catalogue: Readon
     return base;
   });
   const subtotal = priced.reduce((sum, line) => sum + line.lineTotal, 0);
-  return { lines: priced, subtotal, shipping: SHIPPING_FEE, total: subtotal + SHIPPING_FEE, ok: priced.every((l) => !l.problem) };
+  const shipping = deliveryFee(delivery);
+  return { lines: priced, subtotal, shipping, total: subtotal + shipping, ok: priced.every((l) => !l.problem) };
 }

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useRef, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { type Resolver, useForm } from 'react-hook-form';
 import { ApiRequestError, callApi } from '../../lib/api-client.browser.ts';
 import { accountApi } from '../account/account-api.ts';
 import { loadSession } from '../account/session.browser.ts';
@@ -10,7 +10,7 @@ import { showServerIssues } from '../forms/server-errors.browser.ts';
 import { isOffline } from '../pwa/connection.browser.ts';
 import { notify } from '../toast/notify.browser.ts';
 import { cancelOrder, orderLinesFromCart, placeOrder, reportPayment } from './api-client.browser.ts';
-import { customerSchema, type Customer, type CustomerInput } from './checkout.ts';
+import { checkoutDetailsSchema, type Customer, type CustomerInput } from './checkout.ts';
 import {
   cartLinesKey,
   checkoutAttempt,
@@ -18,6 +18,8 @@ import {
   forgetReplacedOrder,
   type PlacedRef,
   recordPlacedOrder,
+  rememberLastOrder,
+  forgetLastOrder,
   rememberOrder,
 } from './checkout-store.browser.ts';
 import { formatNigerianPhone } from './nigeria.ts';
@@ -33,7 +35,15 @@ const ORDER_FAILED = 'There was an error processing your order. Please try again
 export const NEEDS_CONNECTION =
   'You are offline. Placing an order needs a connection: your cart and details stay here until you are back online.';
 
-const NO_DETAILS: CustomerInput = { name: '', email: '', phone: '', address: '', city: '', state: '' as CustomerInput['state'] };
+const NO_DETAILS: CustomerInput = {
+  delivery: 'delivery',
+  name: '',
+  email: '',
+  phone: '',
+  address: '',
+  city: '',
+  state: '' as CustomerInput['state'],
+};
 
 /**
  * A signed-in shopper's saved details (profile: name, e-mail, phone, default delivery
@@ -45,6 +55,7 @@ async function savedDetails(): Promise<CustomerInput | null> {
   if (!user) return null;
   const { profile } = await callApi(accountApi.profile);
   return {
+    delivery: 'delivery',
     name: profile.name ?? '',
     email: profile.email,
     phone: profile.phone ? formatNigerianPhone(profile.phone) : '',
@@ -62,13 +73,16 @@ interface Options {
 }
 
 /**
- * The checkout's steps: details (checked by `customerSchema`, the schema the Worker
+ * The checkout's steps: details (checked by `checkoutDetailsSchema`, the schema the Worker
  * validates with) → the order is placed on the server → payment (transfer details) →
  * 'I Have Made Payment' is recorded → success, and 5 s later all resets and the cart clears.
  */
 export function useCheckout({ items, onClose, onCartOutdated }: Options) {
   const form = useForm<CustomerInput, unknown, Customer>({
-    resolver: zodResolver(customerSchema),
+    // The form holds every field whichever way the order goes; the schema (a union on
+    // `delivery`) checks the address only for delivery. zodResolver types the form as the
+    // union's input, which no single form object is, hence the widening.
+    resolver: zodResolver(checkoutDetailsSchema) as unknown as Resolver<CustomerInput, unknown, Customer>,
     defaultValues: NO_DETAILS,
     shouldFocusError: true,
   });
@@ -100,8 +114,19 @@ export function useCheckout({ items, onClose, onCartOutdated }: Options) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, as the dialog first opens
   useEffect(prefill, []);
 
-  /** After 'I Have Made Payment' (or finding it already made): the cart and this attempt are done. */
+  /** After 'I Have Made Payment' (or finding it already made): the cart and this attempt are done; /cart shows the order. */
   const finishOrder = () => {
+    if (placed) {
+      const { order } = placed;
+      rememberLastOrder({
+        number: order.number,
+        total: order.total,
+        deliveryMethod: order.deliveryMethod,
+        bankName: order.payment?.bankName ?? '',
+        accountName: order.payment?.accountName ?? '',
+        accountNumber: order.payment?.accountNumber ?? '',
+      });
+    }
     clearCart();
     finishCheckoutAttempt();
     form.reset(NO_DETAILS);
@@ -170,6 +195,7 @@ export function useCheckout({ items, onClose, onCartOutdated }: Options) {
       return;
     }
     setProblem([]);
+    forgetLastOrder();
     const lines = orderLinesFromCart(items);
     const linesKey = cartLinesKey(lines);
     const fingerprint = JSON.stringify({ lines, customer });
@@ -237,7 +263,7 @@ export function useCheckout({ items, onClose, onCartOutdated }: Options) {
 
   return {
     step,
-    /** The details form (react-hook-form, validated with `customerSchema`). */
+    /** The details form (react-hook-form, validated with `checkoutDetailsSchema`). */
     form,
     /** Submits the details: checks them, then places the order. */
     submitDetails: form.handleSubmit(placeTheOrder, () => setProblem([])),
