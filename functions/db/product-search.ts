@@ -13,6 +13,7 @@ import {
 } from '../../src/features/catalogue/search.ts';
 import { nairaToKobo } from '../../src/lib/money.ts';
 import { products } from './schema.ts';
+import { parseVariants, VARIANTS_JSON } from './variants.ts';
 
 /**
  * GET /api/products in D1: the same answer as the pure `searchProducts` (search.ts), worked
@@ -27,8 +28,14 @@ import { products } from './schema.ts';
  */
 
 /** The products' columns as the API returns them. */
-const COLUMNS = sql.raw(
-  'products.id, products.name, products.brand, products.category, products.description, products.price_kobo, products.image, products.variants, products.stock, products.rating, products.reviews, products.featured',
+const COLUMNS = sql.join(
+  [
+    sql.raw(
+      'products.id, products.name, products.brand, products.category, products.description, products.price_kobo, products.image, products.variant_label, products.stock, products.rating, products.reviews, products.featured',
+    ),
+    sql`${VARIANTS_JSON} AS variants`,
+  ],
+  sql`, `,
 );
 
 interface Row {
@@ -39,6 +46,7 @@ interface Row {
   description: string;
   price_kobo: number;
   image: string;
+  variant_label: string;
   variants: string;
   stock: number;
   rating: number;
@@ -55,7 +63,8 @@ function toProduct(r: Row): Product {
     description: r.description,
     price: r.price_kobo,
     image: r.image,
-    variants: JSON.parse(r.variants) as string[],
+    variantLabel: r.variant_label,
+    variants: parseVariants(r.variants),
     stock: r.stock,
     inStock: isInStock(r.stock),
     rating: r.rating,
@@ -114,6 +123,15 @@ const CATEGORY_SORT_INDEX: Record<ProductQuery['sort'], IndexName> = {
   rating: 'products_category_rating_idx',
 };
 
+/**
+ * How many pages the answer holds from `query.page` on: 1 for the API; the server-rendered
+ * listing (/products?page=3 shows pages 1-3, src/features/catalogue/listing.server.ts) reads
+ * them in one statement. Totals, facets and brands do not depend on it.
+ */
+export interface PageSpan {
+  pages?: number;
+}
+
 export interface ProductSearchStatements {
   page: SQL;
   groups: SQL;
@@ -125,11 +143,12 @@ export interface ProductSearchStatements {
  * `page` (the page's products), `groups` (matching products per category and brand: total
  * and facets) and `brands` (brands matching everything but the brand and price filters).
  */
-export function productSearchStatements(query: ProductQuery): ProductSearchStatements {
+export function productSearchStatements(query: ProductQuery, { pages = 1 }: PageSpan = {}): ProductSearchStatements {
   const terms = searchTerms(query.q);
   const minKobo = nairaToKobo(query.minPrice);
   const maxKobo = nairaToKobo(query.maxPrice);
   const offset = (query.page - 1) * PAGE_SIZE;
+  const limit = PAGE_SIZE * pages;
 
   // Filters as literal SQL where they are flags (a partial index is only used for literal terms).
   const featured = query.featured === undefined ? sql`` : sql.raw(` AND products.featured = ${query.featured ? 1 : 0}`);
@@ -150,7 +169,7 @@ export function productSearchStatements(query: ProductQuery): ProductSearchState
                 ELSE 2 END AS tier`
         : sql``;
     return {
-      page: sql`SELECT ${COLUMNS}${tier} FROM ${from} WHERE ${match} AND ${matching} ORDER BY ${ORDER[query.sort]} LIMIT ${PAGE_SIZE} OFFSET ${offset}`,
+      page: sql`SELECT ${COLUMNS}${tier} FROM ${from} WHERE ${match} AND ${matching} ORDER BY ${ORDER[query.sort]} LIMIT ${limit} OFFSET ${offset}`,
       groups: sql`SELECT products.category, products.brand, count(*) AS n FROM ${from} WHERE ${match} AND ${matching} GROUP BY products.category, products.brand`,
       brands: sql`SELECT DISTINCT products.brand FROM ${from} WHERE ${match} AND ${scope}`,
     };
@@ -200,7 +219,7 @@ export function productSearchStatements(query: ProductQuery): ProductSearchState
   }
 
   return {
-    page: sql`SELECT ${COLUMNS} FROM ${indexed(pageIndex)} WHERE ${matching} ORDER BY ${order} LIMIT ${PAGE_SIZE} OFFSET ${offset}`,
+    page: sql`SELECT ${COLUMNS} FROM ${indexed(pageIndex)} WHERE ${matching} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`,
     groups: sql`SELECT products.category, products.brand, count(*) AS n FROM ${indexed(groupsIndex)} WHERE ${matching} GROUP BY products.category, products.brand`,
     brands,
   };
@@ -215,8 +234,12 @@ export function prepare(d1: D1Database, statement: SQL): D1PreparedStatement {
 }
 
 /** One page of the listing for a query, from D1, and how many rows D1 read for it. */
-export async function searchProductsInD1(d1: D1Database, query: ProductQuery): Promise<{ page: ProductPage; rowsRead: number }> {
-  const statements = productSearchStatements(query);
+export async function searchProductsInD1(
+  d1: D1Database,
+  query: ProductQuery,
+  span: PageSpan = {},
+): Promise<{ page: ProductPage; rowsRead: number }> {
+  const statements = productSearchStatements(query, span);
   const [page, groups, brands] = await d1.batch<unknown>([
     prepare(d1, statements.page),
     prepare(d1, statements.groups),
@@ -239,4 +262,17 @@ export async function searchProductsInD1(d1: D1Database, query: ProductQuery): P
     ),
     rowsRead,
   };
+}
+
+/**
+ * The categories with products on sale, for the listing's filter panel (rendered by the Worker):
+ * one index seek per category (the recursive "skip scan" the brand list uses), not one row per product.
+ */
+export async function categoriesOnSale(d1: D1Database): Promise<string[]> {
+  const next = (after: SQL) =>
+    sql`(SELECT min(products.category) FROM ${sql.raw('products INDEXED BY products_category_idx')} WHERE products.active = 1${after})`;
+  const statement = sql`WITH RECURSIVE c(category) AS (SELECT ${next(sql``)} UNION ALL SELECT ${next(sql` AND products.category > c.category`)} FROM c WHERE c.category IS NOT NULL)
+    SELECT category FROM c WHERE category IS NOT NULL`;
+  const { results } = await prepare(d1, statement).all<{ category: string }>();
+  return results.map((r) => r.category);
 }

@@ -32,22 +32,32 @@ test('a shopper browses a category, filters, loads more, and adds a variant to t
   await expect(page.getByRole('combobox', { name: 'Sort by' })).toHaveValue('price-desc');
   await expect(count).toHaveText('10 products');
 
-  await page.getByRole('link', { name: 'Apple iPhone 17 Pro Max' }).click();
+  await page.getByRole('link', { name: 'Apple iPhone 17 Pro Max', exact: true }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Apple iPhone 17 Pro Max' })).toBeVisible();
   await islandsHydrated(page);
-  const option = page.getByRole('combobox', { name: 'Option' });
-  const variants = await option.locator('option').allTextContents();
-  expect(variants.length).toBeGreaterThan(1);
-  await option.selectOption(variants[1]!);
+  // The select is labelled by what it chooses, and each storage size has its own price.
+  const storage = page.getByRole('combobox', { name: 'Storage' });
+  const variants = await storage.locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+  expect(variants).toEqual(['256gb', '512gb', '1tb', '2tb']);
+  await storage.selectOption('512gb');
+  await expect(page.getByTestId('product-price')).toHaveText('₦2,849,000');
   await page.getByRole('button', { name: 'Increase quantity' }).click();
-  await expect(page.getByRole('spinbutton', { name: 'Quantity' })).toHaveValue('2');
-  await page.getByRole('button', { name: 'Add to Cart' }).click();
+  await expect(page.getByRole('textbox', { name: 'Quantity' })).toHaveValue('2');
+  await page.getByRole('button', { name: /^Add to Cart/ }).click();
 
-  await expect(page.getByRole('alert').filter({ hasText: 'Apple iPhone 17 Pro Max added to cart' })).toBeVisible();
+  await expect(page.getByRole('alert').filter({ hasText: 'Apple iPhone 17 Pro Max (512GB) added to cart' })).toBeVisible();
   await expect(badge(page)).toHaveAccessibleName('Cart, 2 items');
 
   const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('cartItems') ?? '[]'));
-  expect(stored).toEqual([expect.objectContaining({ id: 'apple-iphone-17-pro-max', variant: variants[1], quantity: 2 })]);
+  expect(stored).toEqual([
+    expect.objectContaining({
+      id: 'apple-iphone-17-pro-max',
+      variant: '512gb',
+      variantLabel: '512GB',
+      price: 284_900_000,
+      quantity: 2,
+    }),
+  ]);
 
   await page.reload();
   await expect(badge(page)).toHaveAccessibleName('Cart, 2 items');
@@ -57,10 +67,10 @@ test('a shopper browses a category, filters, loads more, and adds a variant to t
   await second.goto('/products');
   await islandsHydrated(second);
   await expect(badge(second)).toHaveAccessibleName('Cart, 2 items');
+  // The first product without variants to choose: its card adds it at once.
   await second
-    .locator('[data-product-id]')
-    .first()
     .getByRole('button', { name: /^Add to Cart/ })
+    .first()
     .click();
   await expect(badge(second)).toHaveAccessibleName('Cart, 3 items');
   await expect(badge(page)).toHaveAccessibleName('Cart, 3 items');
@@ -109,7 +119,7 @@ test('an out-of-stock product cannot be added', async ({ page }) => {
 });
 
 test('a product page shows D1’s price and stock, not the build’s', async ({ page, db }) => {
-  db.setProduct('sony-playstation-5-slim', { priceKobo: 79_900_000, stock: 2 });
+  db.setVariant('sony-playstation-5-slim', 'disc-edition', { priceKobo: 79_900_000, stock: 2 });
   await page.goto('/product/sony-playstation-5-slim');
   await expect(page.getByTestId('product-price')).toHaveText('₦799,000');
   await expect(page.getByText('Only 2 left in stock')).toBeVisible();
@@ -133,7 +143,7 @@ test('a product added to D1 after the build has its own page and shows in the li
   await expect(page.getByTestId('product-price')).toHaveText('₦99,500');
 
   await page.goto('/products?q=pop%2010');
-  await expect(page.getByRole('link', { name: 'Tecno Pop 10' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Tecno Pop 10', exact: true })).toBeVisible();
 });
 
 test('what a shopper types before the page is interactive is kept and searched', async ({ page }) => {

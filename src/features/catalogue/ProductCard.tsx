@@ -1,19 +1,28 @@
 import { ShoppingCart } from 'lucide-react';
 import { formatNaira } from '../../lib/money.ts';
 import { addProductToCart } from '../cart/add-to-cart.browser.ts';
-import type { Product } from './product.ts';
+import { hasPriceRange, priceRange, type Product } from './product.ts';
 import { Rating } from './Rating.tsx';
+import './ProductCard.css';
 
 interface Props {
   product: Product;
   /** The first cards on a page load eagerly: they are the largest paint. */
   eager?: boolean;
+  /** An id for the card, so a link can point at it (the listing's "Load More" without JavaScript). */
+  anchor?: string;
 }
 
-export function ProductCard({ product, eager = false }: Props) {
+/**
+ * A product in a list. "Add to Cart" is a form posting to /cart/add, so it works before the
+ * island hydrates and without JavaScript (the Worker keeps the line in a cookie the cart takes
+ * in); hydrated, the island adds to the cart kept in this browser instead. A product with
+ * variants has "Choose options" instead: the shopper picks one on its page.
+ */
+export function ProductCard({ product, eager = false, anchor }: Props) {
   const href = `/product/${product.id}`;
   return (
-    <article className="card product-card" data-product-id={product.id}>
+    <article className="card product-card" data-product-id={product.id} id={anchor}>
       {/* biome-ignore lint/a11y/useAnchorContent: a second, pointer-only link to the same page (the name is the accessible one) */}
       <a href={href} className="product-card__image" tabIndex={-1} aria-hidden="true">
         <img src={product.image} alt="" width={400} height={400} loading={eager ? 'eager' : 'lazy'} decoding="async" />
@@ -26,14 +35,59 @@ export function ProductCard({ product, eager = false }: Props) {
         <p className="product-card__desc">{product.description}</p>
         <Rating rating={product.rating} reviews={product.reviews} />
         <div className="product-card__foot">
-          <span className="price">{formatNaira(product.price)}</span>
-          <button type="button" className="btn btn-primary" onClick={() => addProductToCart(product)} disabled={!product.inStock}>
-            <ShoppingCart size={18} aria-hidden="true" />
-            {product.inStock ? 'Add to Cart' : 'Sold out'}
-            <span className="visually-hidden">: {product.name}</span>
-          </button>
+          <span className="price">
+            {hasPriceRange(product) ? (
+              <>
+                <span className="price__from">from </span>
+                {formatNaira(priceRange(product).from)}
+              </>
+            ) : (
+              formatNaira(product.price)
+            )}
+          </span>
+          <CartAction product={product} href={href} />
         </div>
       </div>
     </article>
+  );
+}
+
+function CartAction({ product, href }: { product: Product; href: string }) {
+  if (!product.inStock) {
+    return (
+      <button type="button" className="btn btn-primary" disabled>
+        <ShoppingCart size={18} aria-hidden="true" />
+        Sold out
+        <span className="visually-hidden">: {product.name}</span>
+      </button>
+    );
+  }
+  if (product.variants.length > 0) {
+    return (
+      <a className="btn btn-outline" href={href}>
+        Choose options
+        <span className="visually-hidden">: {product.name}</span>
+      </a>
+    );
+  }
+  return (
+    <form
+      className="product-card__add"
+      method="post"
+      action="/cart/add"
+      onSubmit={(event) => {
+        event.preventDefault();
+        addProductToCart(product, '');
+      }}
+    >
+      <input type="hidden" name="product" value={product.id} />
+      <input type="hidden" name="variant" value="" />
+      <input type="hidden" name="quantity" value="1" />
+      <button type="submit" className="btn btn-primary">
+        <ShoppingCart size={18} aria-hidden="true" />
+        Add to Cart
+        <span className="visually-hidden">: {product.name}</span>
+      </button>
+    </form>
   );
 }

@@ -10,6 +10,7 @@ import {
   productQueryToParams,
   searchProducts,
   searchTerms,
+  SEARCH_MAX_LENGTH,
   searchWords,
   type ProductQuery,
 } from './search.ts';
@@ -23,6 +24,7 @@ function product(id: string, over: Partial<Product> = {}): Product {
     description: 'A phone with a big screen and a long-lasting battery.',
     price: 10_000_000,
     image: `/images/products/${id}.svg`,
+    variantLabel: '',
     variants: [],
     stock: 5,
     inStock: true,
@@ -212,5 +214,24 @@ describe('product query in the URL', () => {
     expect(parsed.error?.issues.map((i) => i.path.join('.')).sort()).toEqual(['sort']);
     const range = parseProductQuery(new URLSearchParams('minPrice=9&maxPrice=1'));
     expect(range.error?.issues.map((i) => i.path.join('.'))).toEqual(['maxPrice']);
+  });
+
+  it('takes naira with separators and the naira sign, as the price boxes show them', () => {
+    const parsed = parseProductQuery(new URLSearchParams('minPrice=₦150,000&maxPrice=1 500 000'));
+    expect(parsed.data).toMatchObject({ minPrice: 150_000, maxPrice: 1_500_000 });
+    expect(parseProductQuery(new URLSearchParams('minPrice=1.5k')).success).toBe(false);
+  });
+
+  it('reads an empty value as left out, as a form sends an empty box', () => {
+    const parsed = parseProductQuery(new URLSearchParams('q=&minPrice=&maxPrice=&sort=&page='));
+    expect(parsed.data).toEqual(DEFAULT_QUERY);
+  });
+
+  it('refuses a search longer than the API takes, with the limit in the message', () => {
+    const parsed = parseProductQuery(new URLSearchParams({ q: 'a'.repeat(SEARCH_MAX_LENGTH + 1) }));
+    expect(parsed.error?.issues).toEqual([
+      expect.objectContaining({ path: ['q'], message: `Search text is limited to ${SEARCH_MAX_LENGTH} characters` }),
+    ]);
+    expect(parseProductQuery(new URLSearchParams({ q: 'a'.repeat(SEARCH_MAX_LENGTH) })).success).toBe(true);
   });
 });

@@ -54,15 +54,25 @@ export function defaultSort(q: string): SortId {
   return searchTerms(q).length ? 'relevance' : 'name';
 }
 
-const nairaParam = z.coerce
-  .number({ error: 'Must be a whole number of naira' })
-  .int('Must be a whole number of naira')
-  .min(0, 'Cannot be negative')
-  .max(100_000_000, 'Is too large');
+/** The longest search text the API takes (a longer one is a 400 naming `q`); the search box says so. */
+export const SEARCH_MAX_LENGTH = 100;
+
+/**
+ * A whole number of naira. Separators and the naira sign are allowed ("1,500,000", "₦ 150 000"):
+ * the listing's price boxes show amounts that way and, without JavaScript, submit them as shown.
+ */
+const nairaParam = z.preprocess(
+  (value) => (typeof value === 'string' ? value.replace(/[\s,₦]/g, '') : value),
+  z.coerce
+    .number({ error: 'Must be a whole number of naira' })
+    .int('Must be a whole number of naira')
+    .min(0, 'Cannot be negative')
+    .max(100_000_000, 'Is too large'),
+);
 
 export const productQuerySchema = z
   .object({
-    q: z.string().trim().max(100, 'Search text is limited to 100 characters').default(''),
+    q: z.string().trim().max(SEARCH_MAX_LENGTH, `Search text is limited to ${SEARCH_MAX_LENGTH} characters`).default(''),
     category: z
       .array(z.enum(CATEGORY_IDS, { error: 'Unknown category' }))
       .max(20)
@@ -88,7 +98,10 @@ export const DEFAULT_QUERY: ProductQuery = productQuerySchema.parse({});
 
 const LIST_PARAMS = new Set(['category', 'brand']);
 
-/** Reads a query from URL parameters (`?category=phones&brand=Apple,Samsung&sort=rating`). */
+/**
+ * Reads a query from URL parameters (`?category=phones&brand=Apple,Samsung&sort=rating`).
+ * An empty value counts as left out (`?minPrice=&q=`: what a form sends for an empty box).
+ */
 export function parseProductQuery(params: URLSearchParams) {
   const raw: Record<string, string | string[]> = {};
   const keys = new Set<string>();
@@ -104,6 +117,7 @@ export function parseProductQuery(params: URLSearchParams) {
           .map((v) => v.trim())
           .filter(Boolean)
       : (params.get(key) ?? '');
+    if (raw[key] === '') delete raw[key];
   }
   return productQuerySchema.safeParse(raw);
 }

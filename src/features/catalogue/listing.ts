@@ -1,0 +1,136 @@
+import { formatNaira, wholeNairaToKobo } from '../../lib/money.ts';
+import {
+  DEFAULT_QUERY,
+  defaultSort,
+  PRICE_FILTER_MAX_NAIRA,
+  PRICE_FILTER_MIN_NAIRA,
+  parseProductQuery,
+  productQueryToParams,
+  type ProductQuery,
+} from './search.ts';
+
+/**
+ * The listing's URL, /products?…: the API's query parameters (search.ts), read the way a page
+ * must read a link or a form a shopper sent. The Worker renders the listing from it
+ * (listing.server.ts) and the island keeps it in step (use-product-search.browser.ts).
+ *
+ * - A parameter that does not parse is left out and said at its field; the rest still apply,
+ *   so a bad link shows a readable message and a list, never an error page.
+ * - `page` is how many pages are shown, 1 to `page` (the API's `page` is one page): a shopper
+ *   who loaded more and comes back gets the same list from the server, scrolled where they were.
+ * - The filter form without JavaScript sends every field and a marker (`sortFor`, the search
+ *   text its sort menu was shown for); the page then redirects to the short URL of the query.
+ * See docs/decisions/016-listing-rendered-by-the-worker.md.
+ */
+
+/** At most this many pages are shown at once (?page=20: 180 products): one URL cannot ask for the whole catalogue. */
+export const MAX_LISTING_PAGES = 20;
+
+/** Sent only by the filter form (a hidden field): the search text the sort menu was last shown for. */
+export const FORM_MARKER = 'sortFor';
+
+export type ListingField = 'q' | 'category' | 'brand' | 'minPrice' | 'maxPrice' | 'sort' | 'page' | 'featured';
+export type ListingErrors = Partial<Record<ListingField, string>>;
+
+export interface Listing {
+  /** The query the results are for; `page` is the number of pages shown. */
+  query: ProductQuery;
+  /** Why a parameter was left out, by field. */
+  errors: ListingErrors;
+  /** The price boxes as the URL had them (kept when they were refused, so the shopper can fix them). */
+  priceText: { min: string; max: string };
+  /** The filter form sent these parameters: the page answers with a redirect to `listingHref(query)`. */
+  fromForm: boolean;
+}
+
+const FIELDS = new Set<string>(['q', 'category', 'brand', 'minPrice', 'maxPrice', 'sort', 'page', 'featured']);
+
+/** Reads /products?… : never fails; what it cannot use is left out and named in `errors`. */
+export function readListing(search: URLSearchParams | string): Listing {
+  const params = new URLSearchParams(search);
+  const fromForm = params.has(FORM_MARKER);
+  if (fromForm) {
+    // The island's rule for a new search (a new search is ranked by relevance unless the
+    // shopper picked another order), for the form: a sort still at its default for the search
+    // the menu was shown with is no choice, so the new search gets its own default.
+    const sort = params.get('sort') ?? '';
+    if (sort === defaultSort(params.get(FORM_MARKER) ?? '')) params.delete('sort');
+    params.delete(FORM_MARKER);
+  }
+  const priceText = { min: params.get('minPrice')?.trim() ?? '', max: params.get('maxPrice')?.trim() ?? '' };
+  const errors: ListingErrors = {};
+  // Each round leaves out the parameters the last one refused; a query with none left parses.
+  for (let round = 0; round < FIELDS.size; round++) {
+    const parsed = parseProductQuery(params);
+    if (parsed.success) {
+      return { query: { ...parsed.data, page: Math.min(parsed.data.page, MAX_LISTING_PAGES) }, errors, priceText, fromForm };
+    }
+    for (const issue of parsed.error.issues) {
+      const field = String(issue.path[0] ?? '');
+      if (!FIELDS.has(field)) continue;
+      const refused = field as ListingField;
+      if (issue.code === 'custom' && refused === 'maxPrice') {
+        // The range as a whole: both ends parsed, the max is below the min.
+        const min = parseNairaText(priceText.min);
+        const max = parseNairaText(priceText.max);
+        errors.maxPrice ??=
+          min.ok && max.ok
+            ? (priceRangeProblem(min.naira ?? PRICE_FILTER_MIN_NAIRA, max.naira ?? PRICE_FILTER_MAX_NAIRA) ?? issue.message)
+            : issue.message;
+        params.delete('minPrice');
+        params.delete('maxPrice');
+        continue;
+      }
+      errors[refused] ??=
+        refused === 'q' || refused === 'minPrice' || refused === 'maxPrice'
+          ? issue.message
+          : `${LABELS[refused]}: ${issue.message}`;
+      params.delete(refused);
+    }
+  }
+  return { query: DEFAULT_QUERY, errors, priceText, fromForm };
+}
+
+const LABELS: Record<ListingField, string> = {
+  q: 'Search',
+  category: 'Category',
+  brand: 'Brand',
+  minPrice: 'Min price',
+  maxPrice: 'Max price',
+  sort: 'Sort',
+  page: 'Page',
+  featured: 'Featured',
+};
+
+/** The listing's URL for a query: defaults left out; `page` only past the first. */
+export function listingHref(query: Partial<ProductQuery>): string {
+  const params = productQueryToParams(query, { withPage: true }).toString();
+  return params ? `/products?${params}` : '/products';
+}
+
+/** "1500000" → "1,500,000": how the price boxes show whole naira. */
+export function formatNairaText(naira: number): string {
+  return String(Math.trunc(naira)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+export type NairaText = { ok: true; naira: number | null } | { ok: false; message: string };
+
+/**
+ * A price box's text: whole naira, separators and the naira sign allowed ("₦1,500,000");
+ * empty is `null` (that end of the range is open). The limits are the query schema's.
+ */
+export function parseNairaText(text: string): NairaText {
+  const digits = text.replace(/[\s,₦]/g, '');
+  if (digits === '') return { ok: true, naira: null };
+  if (!/^\d+$/.test(digits)) return { ok: false, message: 'Enter a whole number of naira, like 150,000' };
+  const naira = Number(digits);
+  if (naira > 100_000_000) return { ok: false, message: 'Enter at most ₦100,000,000' };
+  return { ok: true, naira };
+}
+
+/** Why a price range cannot be searched (the max below the min), said with both amounts; undefined when it can. */
+export function priceRangeProblem(minNaira: number, maxNaira: number): string | undefined {
+  if (maxNaira >= minNaira) return undefined;
+  const naira = (n: number) => formatNaira(wholeNairaToKobo(n));
+  return `The max price (${naira(maxNaira)}) is below the min price (${naira(minNaira)}): raise the max or lower the min.`;
+}

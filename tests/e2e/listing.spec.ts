@@ -1,0 +1,249 @@
+import { readFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import { islandsHydrated } from './islands.ts';
+
+/**
+ * /products rendered by the Worker for its URL (docs/decisions/016-listing-rendered-by-the-worker.md):
+ * the right first paint with and without JavaScript, the filter form, paging and Add to Cart
+ * without JavaScript (POST /cart/add, the cookie the cart takes in), history and focus, errors
+ * said truthfully, two cards per row on phones.
+ */
+
+interface DataProduct {
+  id: string;
+  name: string;
+  priceNaira?: number;
+  variants?: { priceNaira: number }[];
+}
+const department = (file: string): DataProduct[] => JSON.parse(readFileSync(`src/data/products/${file}.json`, 'utf8'));
+const phoneIds = new Set(department('phones').map((p) => p.id));
+const tvs = department('tvs');
+const tvIds = new Set(tvs.map((p) => p.id));
+const everything = ['accessories', 'consoles', 'games', 'gaming', 'laptops', 'phones', 'tvs'].flatMap(department);
+
+const cards = (page: Page) => page.locator('[data-product-id]');
+const cardIds = (page: Page) => cards(page).evaluateAll((els) => els.map((e) => e.getAttribute('data-product-id') ?? ''));
+const resultsCount = (page: Page) => page.locator('#results-count');
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('a category URL shows only its products; the filter form, Load More and Add to Cart work; the cart shows the line', async ({
+    page,
+    context,
+    browser,
+  }) => {
+    await page.goto('/products?category=phones');
+    await expect(resultsCount(page)).toHaveText(`${phoneIds.size} products`);
+    const first = await cardIds(page);
+    expect(first).toHaveLength(9);
+    for (const id of first) expect(phoneIds, id).toContain(id);
+
+    // The filter form: TVs instead of phones, up to ₦1,000,000 typed with separators.
+    await page.getByRole('checkbox', { name: 'Phones' }).uncheck();
+    await page.getByRole('checkbox', { name: 'TVs' }).check();
+    await page.getByRole('textbox', { name: 'Max' }).fill('1,000,000');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await expect(page).toHaveURL(/\/products\?category=tvs&maxPrice=1000000$/);
+    const cheapTvs = tvs.filter((p) => (p.priceNaira ?? Math.min(...(p.variants ?? []).map((v) => v.priceNaira))) <= 1_000_000);
+    await expect(resultsCount(page)).toHaveText(`${cheapTvs.length} products`);
+    expect((await cardIds(page)).sort()).toEqual(cheapTvs.map((p) => p.id).sort());
+    await expect(page.getByRole('checkbox', { name: 'TVs' })).toBeChecked();
+    await expect(page.getByRole('textbox', { name: 'Max' })).toHaveValue('1,000,000');
+
+    // Paging: the next nine come with the first nine, the page scrolled to the first new one.
+    await page.goto('/products');
+    await expect(cards(page)).toHaveCount(9);
+    await page.getByRole('link', { name: 'Load More Products' }).click();
+    await expect(page).toHaveURL(/\/products\?page=2#item-10$/);
+    await expect(cards(page)).toHaveCount(18);
+    await expect(cards(page).nth(9)).toBeInViewport();
+    await page.getByRole('link', { name: 'Load More Products' }).click();
+    await expect(cards(page)).toHaveCount(Math.min(27, everything.length));
+
+    // Add to Cart posts the form; the Worker keeps the line and sends the shopper to the cart.
+    await page.goto('/products?category=tvs');
+    const card = cards(page).first();
+    const id = (await card.getAttribute('data-product-id'))!;
+    const name = tvs.find((p) => p.id === id)!.name;
+    await card.getByRole('button', { name: /^Add to Cart/ }).click();
+    await expect(page).toHaveURL(/\/cart$/);
+    const line = page.locator(`[data-pending-line="${id}"]`);
+    await expect(line).toContainText(name);
+    await expect(line).toContainText('Quantity 1');
+    await expect(page.getByText('Checkout needs JavaScript')).toBeVisible();
+    await expect(page.getByText('Loading your cart')).toBeHidden();
+
+    // The same browser with JavaScript: the cart takes the line in and the cookie goes.
+    const withJs = await browser.newContext({ storageState: await context.storageState(), javaScriptEnabled: true });
+    try {
+      const cartPage = await withJs.newPage();
+      await cartPage.goto('/cart');
+      await expect(cartPage.getByText(name).first()).toBeVisible();
+      await expect(cartPage.getByRole('link', { name: /^Cart, 1 item$/ })).toBeVisible();
+      expect(await cartPage.evaluate(() => document.cookie)).not.toContain('gts_cart_add');
+      const stored = await cartPage.evaluate(() => JSON.parse(localStorage.getItem('cartItems') ?? '[]'));
+      expect(stored).toEqual([expect.objectContaining({ id, variant: '', quantity: 1 })]);
+    } finally {
+      await withJs.close();
+    }
+  });
+
+  test('a product with options links to its page; a refused add says why', async ({ page, request, baseURL }) => {
+    await page.goto('/products?category=phones');
+    const card = cards(page)
+      .filter({ has: page.getByRole('link', { name: /^Choose options/ }) })
+      .first();
+    const id = (await card.getAttribute('data-product-id'))!;
+    await card.getByRole('link', { name: /^Choose options/ }).click();
+    await expect(page).toHaveURL(new RegExp(`/product/${id}$`));
+
+    // The Worker's answers themselves: a redirect with the cookie, a readable refusal, another site refused.
+    const form = { product: [...tvIds][0]!, variant: '', quantity: '1' };
+    const added = await request.post('/cart/add', { form, headers: { origin: baseURL! }, maxRedirects: 0 });
+    expect(added.status()).toBe(303);
+    expect(added.headers().location).toBe('/cart');
+    expect(added.headers()['set-cookie']).toMatch(/^gts_cart_add=[^;]+; Path=\/; Max-Age=\d+; SameSite=Lax$/);
+    const tooMany = await request.post('/cart/add', { form: { ...form, quantity: '9' }, headers: { origin: baseURL! } });
+    expect(tooMany.status()).toBe(400);
+    expect(await tooMany.text()).toContain('You can add 1 to 5 of a product at a time.');
+    const crossSite = await request.post('/cart/add', { form, headers: { origin: 'https://evil.example' }, maxRedirects: 0 });
+    expect(crossSite.status()).toBe(403);
+  });
+});
+
+test('each filter change is a history entry: Back undoes one', async ({ page }) => {
+  await page.goto('/products');
+  await islandsHydrated(page);
+  await page.getByRole('checkbox', { name: 'Phones' }).check();
+  await expect(page).toHaveURL(/\/products\?category=phones$/);
+  await expect(resultsCount(page)).toHaveText(`${phoneIds.size} products`);
+  await page.getByRole('checkbox', { name: 'Apple' }).check();
+  await expect(page).toHaveURL(/\/products\?category=phones&brand=Apple$/);
+  await expect(page.getByRole('button', { name: 'Remove filter Apple' })).toBeVisible();
+
+  await page.goBack();
+  await expect(page).toHaveURL(/\/products\?category=phones$/);
+  await expect(page.getByRole('checkbox', { name: 'Apple' })).not.toBeChecked();
+  await expect(page.getByRole('checkbox', { name: 'Phones' })).toBeChecked();
+  await expect(resultsCount(page)).toHaveText(`${phoneIds.size} products`);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/products$/);
+  await expect(resultsCount(page)).toHaveText(`${everything.length} products`);
+});
+
+test('Load More moves focus to the first new product, and the list keeps its length on Back', async ({ page }) => {
+  await page.goto('/products?category=phones');
+  await islandsHydrated(page);
+  await page.getByRole('button', { name: 'Load More Products' }).click();
+  await expect(cards(page)).toHaveCount(phoneIds.size);
+  const tenth = cards(page).nth(9);
+  const tenthName = tenth.locator('.product-card__name a');
+  await expect(tenthName).toBeFocused();
+  await page.keyboard.press('Tab');
+  expect(await tenth.evaluate((card) => card.contains(document.activeElement))).toBe(true);
+  await expect(page).toHaveURL(/\/products\?category=phones&page=2$/);
+
+  // To the 10th product and Back: the list the server sends has all ten, and the 10th is in view.
+  await tenthName.click();
+  await expect(page).toHaveURL(/\/product\//);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/products\?category=phones&page=2$/);
+  await expect(cards(page)).toHaveCount(phoneIds.size);
+  await expect(cards(page).nth(9)).toBeInViewport();
+});
+
+test('a search the API refuses shows the API’s message at the field and keeps the last results, marked', async ({ page }) => {
+  await page.goto('/products?category=phones');
+  await islandsHydrated(page);
+  const refused = page.waitForResponse((r) => r.url().includes('/api/products?') && r.status() === 400);
+  await page.getByRole('searchbox', { name: 'Search products' }).fill('iphone '.repeat(45));
+  const answer = await refused;
+  const { error } = (await answer.json()) as { error: { message: string; issues: { field: string; message: string }[] } };
+  const issue = error.issues.find((i) => i.field === 'q')!;
+  await expect(page.locator('#search-problem')).toHaveText(issue.message);
+  await expect(page.getByRole('searchbox', { name: 'Search products' })).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByText(error.message)).toBeVisible();
+  await expect(page.getByText('Check your connection')).toHaveCount(0);
+  await expect(page.getByText('The products below are from your previous search.')).toBeVisible();
+  await expect(cards(page)).toHaveCount(9);
+  await expect(page.locator('.grid-products[data-stale]')).toHaveCount(1);
+  // The long search's chip is cut short: the page does not get wider than the window.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+});
+
+test('price boxes show naira with separators and say at the field when the max is below the min', async ({ page }) => {
+  await page.goto('/products?category=tvs');
+  await islandsHydrated(page);
+  const min = page.getByRole('textbox', { name: 'Min' });
+  const max = page.getByRole('textbox', { name: 'Max' });
+  await min.fill('500000');
+  await min.blur();
+  await expect(min).toHaveValue('500,000');
+  await expect(page).toHaveURL(/minPrice=500000/);
+  const shown = await cardIds(page);
+
+  await max.fill('100000');
+  await max.blur();
+  await expect(max).toHaveValue('100,000');
+  await expect(page.locator('#price-problem')).toHaveText(
+    'The max price (₦100,000) is below the min price (₦500,000): raise the max or lower the min.',
+  );
+  await expect(max).toHaveAttribute('aria-invalid', 'true');
+  // Nothing swapped or clamped: the results and the URL are still the last good range.
+  await expect(page).not.toHaveURL(/maxPrice/);
+  expect(await cardIds(page)).toEqual(shown);
+});
+
+test('a category URL loads and hydrates without layout shift', async ({ page }) => {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __cls: number };
+    w.__cls = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
+        if (!entry.hadRecentInput) w.__cls += entry.value;
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  await page.goto('/products?category=phones');
+  // The server's first paint is already the phones.
+  await expect(resultsCount(page)).toHaveText(`${phoneIds.size} products`);
+  await islandsHydrated(page);
+  await expect(page.getByRole('button', { name: 'Load More Products' })).toBeVisible();
+  await page.waitForTimeout(500);
+  expect(await page.evaluate(() => (window as unknown as { __cls: number }).__cls)).toBe(0);
+});
+
+test('two product cards per row on a phone @phone', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/products?category=tvs');
+  await islandsHydrated(page);
+  const boxes = await cards(page).evaluateAll((els) =>
+    els.slice(0, 3).map((e) => {
+      const r = e.getBoundingClientRect();
+      return { x: r.x, y: r.y, width: r.width, right: r.right };
+    }),
+  );
+  const [a, b, c] = boxes as [(typeof boxes)[0], (typeof boxes)[0], (typeof boxes)[0]];
+  expect(b.y).toBe(a.y);
+  expect(b.x).toBeGreaterThan(a.right);
+  expect(c.y).toBeGreaterThan(a.y);
+  expect(c.x).toBe(a.x);
+  expect(a.width).toBeGreaterThan(140);
+  expect(b.right).toBeLessThanOrEqual(390);
+  // Each card still shows its image, name, price and button, inside the card.
+  const first = cards(page).first();
+  for (const part of [
+    first.locator('img'),
+    first.locator('.product-card__name'),
+    first.locator('.price'),
+    first.getByRole('button'),
+  ]) {
+    await expect(part).toBeVisible();
+    const box = (await part.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(a.x);
+    expect(box.x + box.width).toBeLessThanOrEqual(a.right + 0.5);
+  }
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+});

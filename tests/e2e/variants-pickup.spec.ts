@@ -1,0 +1,149 @@
+import type { Page, Route } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import { islandsHydrated } from './islands.ts';
+
+const IPHONE = '/product/apple-iphone-17';
+const dialog = (page: Page) => page.getByRole('dialog', { name: /Checkout|Pay by bank transfer|Payment noted/ });
+
+/**
+ * Holds back the product page island's code until `release()` is called, as a slow link
+ * does (the page shows its price seconds before the island answers).
+ */
+async function holdIsland(page: Page) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/_astro\/ProductDetail\.[^/]*\.js$/, async (route: Route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
+test('the 512GB iPhone costs its own price, on the page, in the cart and in the order D1 stores', async ({ page, db }) => {
+  await page.goto(IPHONE);
+  await islandsHydrated(page);
+  const storage = page.getByLabel('Storage');
+  await expect(storage).toHaveValue('256gb');
+  await expect(page.getByTestId('product-price')).toHaveText('₦1,349,000');
+  await storage.selectOption('512gb');
+  await expect(page.getByTestId('product-price')).toHaveText('₦1,749,000');
+  // The address names the variant, so the link can be shared.
+  await expect(page).toHaveURL(/\?variant=512gb$/);
+
+  // Typing a quantity gives that quantity.
+  const quantity = page.getByLabel('Quantity');
+  await quantity.fill('');
+  await quantity.pressSequentially('2');
+  await expect(quantity).toHaveValue('2');
+  await page.getByRole('button', { name: /^Add to Cart/ }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Apple iPhone 17 (512GB) added to cart' })).toBeVisible();
+
+  await page.goto('/cart');
+  await islandsHydrated(page);
+  await expect(page.getByRole('link', { name: 'Apple iPhone 17' })).toBeVisible();
+  await expect(page.getByRole('main')).toContainText('512GB');
+  await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
+
+  // Pick-up: no address asked, no delivery fee, the store's hours shown.
+  const checkout = dialog(page);
+  await checkout.getByLabel(/Pick-up at our Ikeja store/).check();
+  await expect(checkout.getByLabel('Delivery address')).toHaveCount(0);
+  await expect(checkout.getByTestId('pickup-point')).toContainText('Monday – Saturday: 9AM – 8PM');
+  const summary = checkout.getByRole('region', { name: 'Order summary' });
+  await expect(summary).toContainText('Apple iPhone 17 (512GB)');
+  await expect(summary).toContainText('Pick-up in IkejaFree');
+  await expect(summary).toContainText('Total₦3,498,000');
+  await checkout.getByLabel('Full name').fill('Ada Obi');
+  await checkout.getByLabel('Email').fill('ada.obi@example.com');
+  await checkout.getByLabel('Phone number').fill('0803 123 4567');
+  await checkout.getByRole('button', { name: 'Place Order' }).click();
+  await expect(checkout.getByRole('heading', { name: 'Pay by bank transfer' })).toBeVisible();
+  await expect(checkout.locator('[data-field="Amount"]')).toHaveText('₦3,498,000');
+  const reference = (await checkout.locator('[data-field="Reference"]').textContent())!;
+
+  const [order] = db.query<{ shipping: number; total: number; method: string; address: string }>(
+    `select shipping_kobo as shipping, total_kobo as total, delivery_method as method, address from orders where number = '${reference}'`,
+  );
+  expect(order).toEqual({ shipping: 0, total: 349_800_000, method: 'pickup', address: '' });
+  expect(
+    db.query(`select variant, variant_id as id, unit_price_kobo as price, quantity from order_lines where order_id =
+      (select id from orders where number = '${reference}')`),
+  ).toEqual([{ variant: '512GB', id: '512gb', price: 174_900_000, quantity: 2 }]);
+
+  // After the success step closes itself and the cart clears, /cart still shows the order.
+  await checkout.getByRole('button', { name: 'I Have Made Payment' }).click();
+  await expect(checkout).toBeHidden({ timeout: 8_000 });
+  const notice = page.getByTestId('last-order');
+  await expect(notice).toContainText(`Order ${reference} placed`);
+  await expect(notice).toContainText('₦3,498,000');
+  await expect(notice.getByRole('link', { name: `Track order ${reference}` })).toHaveAttribute(
+    'href',
+    `/track?order=${reference}`,
+  );
+  await page.reload();
+  await expect(page.getByTestId('last-order')).toContainText(reference);
+});
+
+test('a shared ?variant= link shows that variant and its price before the page is interactive', async ({ page }) => {
+  const release = await holdIsland(page);
+  await page.goto(`${IPHONE}?variant=512gb`);
+  await expect(page.getByTestId('product-price')).toHaveText('₦1,749,000');
+  await expect(page.getByLabel('Storage')).toHaveValue('512gb');
+  release();
+  await islandsHydrated(page);
+  await expect(page.getByTestId('product-price')).toHaveText('₦1,749,000');
+  await expect(page.getByLabel('Storage')).toHaveValue('512gb');
+});
+
+test('a variant chosen and Add to Cart tapped before hydration still put that item in the cart', async ({ page }) => {
+  const release = await holdIsland(page);
+  await page.goto(IPHONE);
+  await expect(page.locator('astro-island[ssr]')).not.toHaveCount(0);
+  await page.getByLabel('Storage').selectOption('512gb');
+  await expect(page.getByTestId('product-price')).toHaveText('₦1,749,000');
+  await page.getByRole('button', { name: /^Add to Cart/ }).click();
+  // The form went to the server, which put the line in the cart and sent the shopper there.
+  await expect(page).toHaveURL(/\/cart$/);
+  release();
+  await islandsHydrated(page);
+  await expect(page.getByRole('link', { name: 'Apple iPhone 17' })).toBeVisible();
+  await expect(page.getByRole('main')).toContainText('512GB');
+  await expect(page.getByRole('link', { name: /^Cart, 1 item$/ })).toBeVisible();
+});
+
+test('the quantity box takes what is typed, and explains what it cannot take @phone', async ({ page }) => {
+  await page.goto(IPHONE);
+  await islandsHydrated(page);
+  const quantity = page.getByLabel('Quantity');
+  for (const [typed, kept, note] of [
+    ['3', '3', 'Up to 5 per order'],
+    ['0', '1', 'At least 1'],
+    ['2.5', '2', 'A whole number of units'],
+    ['12', '5', 'At most 5 per order'],
+  ] as const) {
+    await quantity.fill('');
+    await expect(quantity).toHaveValue('');
+    await quantity.pressSequentially(typed);
+    await expect(quantity).toHaveValue(typed);
+    await quantity.blur();
+    await expect(quantity).toHaveValue(kept);
+    await expect(page.locator('#quantity-note')).toHaveText(note);
+  }
+  // On a phone, Add to Cart stays on screen with the price, without scrolling.
+  const add = page.getByRole('button', { name: /^Add to Cart/ });
+  const box = (await add.boundingBox())!;
+  const viewport = page.viewportSize()!;
+  expect(box.y + box.height).toBeLessThanOrEqual(viewport.height);
+  expect(box.y).toBeGreaterThan(viewport.height / 2);
+});
+
+test('a sold-out product offers no quantity and a visibly disabled button', async ({ page, db }) => {
+  db.setProduct('hisense-32-a4-hd', { stock: 0 });
+  await page.goto('/product/hisense-32-a4-hd');
+  await islandsHydrated(page);
+  const button = page.getByRole('button', { name: 'Out of stock' });
+  await expect(button).toBeDisabled();
+  await expect(page.getByLabel('Quantity')).toHaveCount(0);
+});
