@@ -7,8 +7,9 @@ import { runScheduledJobs } from './scheduled.ts';
  * The one Worker. Cloudflare serves the pre-rendered pages and assets before the
  * Worker runs (with the headers of public/_headers); what reaches it is /api/* (the
  * Hono app, which sets its own security headers) and paths with no file, which the
- * Astro adapter answers: /product/{id} for a product added after the build (rendered
- * from D1), and the 404 page (the home content) for the rest.
+ * Astro adapter answers from D1: the listing (/products, every filter in its URL), the
+ * cart (/cart, with lines added without JavaScript) and POST /cart/add, /product/{id}
+ * for a product added after the build, and the 404 page (the home content) for the rest.
  */
 export default {
   async fetch(request, env, ctx) {
