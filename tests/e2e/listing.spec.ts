@@ -113,6 +113,22 @@ test.describe('without JavaScript', () => {
   });
 });
 
+test.describe('header search, without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('searches the store from any page, best matches first', async ({ page }) => {
+    await page.goto('/about');
+    await page.getByLabel('Search the store').first().click();
+    const search = page.getByRole('searchbox', { name: 'Search the store' });
+    await search.fill('iphone');
+    await search.press('Enter');
+    await expect(page).toHaveURL(/\/products\?q=iphone$/);
+    const names = await page.locator('[data-product-id] h3').allTextContents();
+    expect(names.length).toBeGreaterThan(1);
+    for (const name of names.slice(0, 2)) expect(name).toContain('iPhone');
+  });
+});
+
 test('each filter change is a history entry: Back undoes one', async ({ page }) => {
   await page.goto('/products');
   await islandsHydrated(page);

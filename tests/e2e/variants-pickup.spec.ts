@@ -33,7 +33,7 @@ test('the 512GB iPhone costs its own price, on the page, in the cart and in the 
   await expect(page).toHaveURL(/\?variant=512gb$/);
 
   // Typing a quantity gives that quantity.
-  const quantity = page.getByLabel('Quantity');
+  const quantity = page.getByRole('textbox', { name: 'Quantity' });
   await quantity.fill('');
   await quantity.pressSequentially('2');
   await expect(quantity).toHaveValue('2');
@@ -116,7 +116,7 @@ test('a variant chosen and Add to Cart tapped before hydration still put that it
 test('the quantity box takes what is typed, and explains what it cannot take @phone', async ({ page }) => {
   await page.goto(IPHONE);
   await islandsHydrated(page);
-  const quantity = page.getByLabel('Quantity');
+  const quantity = page.getByRole('textbox', { name: 'Quantity' });
   for (const [typed, kept, note] of [
     ['3', '3', 'Up to 5 per order'],
     ['0', '1', 'At least 1'],
@@ -145,5 +145,5 @@ test('a sold-out product offers no quantity and a visibly disabled button', asyn
   await islandsHydrated(page);
   const button = page.getByRole('button', { name: 'Out of stock' });
   await expect(button).toBeDisabled();
-  await expect(page.getByLabel('Quantity')).toHaveCount(0);
+  await expect(page.getByRole('textbox', { name: 'Quantity' })).toHaveCount(0);
 });

@@ -1,6 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { Minus, Plus, ShoppingBag, Trash2 } from 'lucide-react';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { formatNaira, type Kobo } from '../../lib/money.ts';
 import { ApiRequestError } from '../../lib/api-client.browser.ts';
 import { fetchOwnOrder, orderLinesFromCart, quoteCart, type CartQuote, type QuotedLine } from '../orders/api-client.browser.ts';
@@ -14,8 +14,9 @@ import { isOffline, onReconnect } from '../pwa/connection.browser.ts';
 import { enableNotifications, notificationsGranted } from '../pwa/notifications.browser.ts';
 import { notify } from '../toast/notify.browser.ts';
 import { $cartItems, removeFromCart, repriceCartLine, updateCartQuantity } from './cart-store.browser.ts';
-import { cartSubtotal, lineKey, MAX_LINE_QUANTITY, type CartItem } from './cart.ts';
+import { cartSubtotal, lineKey, lineTitle, MAX_LINE_QUANTITY, type CartItem } from './cart.ts';
 import './CartPage.css';
+import { LastOrderNotice } from '../orders/LastOrderNotice.tsx';
 
 /** A line's live state from the last check, and the price it had before if that changed. */
 interface LineCheck {
@@ -46,6 +47,32 @@ export default function CartPage() {
 
   useEffect(() => setHydrated(true), []);
   const offline = useOffline();
+  const cartRef = useRef<HTMLDivElement>(null);
+  /** Where focus goes once the cart has re-rendered after a removal or an undo. */
+  const focusNext = useRef<FocusTarget | null>(null);
+  // Runs after every render: a removal or undo asked for focus on what took the line's place.
+  useEffect(() => {
+    const target = focusNext.current;
+    if (!target) return;
+    focusNext.current = null;
+    placeFocus(cartRef.current, target);
+  });
+
+  /** Remove: the line goes, focus stays in the cart, and the toast offers Undo (the line back in its place). */
+  const removeLine = (item: CartItem) => {
+    const index = items.findIndex((i) => lineKey(i) === lineKey(item));
+    focusNext.current = { removedAt: index };
+    removeFromCart(item);
+    notify('info', `${lineTitle(item)} removed from cart`, {
+      action: {
+        label: 'Undo',
+        onClick: () => {
+          focusNext.current = { line: lineKey(item) };
+          restoreLine(item, index);
+        },
+      },
+    });
+  };
   // Back online: check prices and stock again (they may have changed meanwhile).
   useEffect(() => onReconnect(() => setRecheck((n) => n + 1)), []);
 
@@ -145,14 +172,21 @@ export default function CartPage() {
 
   if (items.length === 0 && !checkoutOpen) {
     return (
-      <div className="cart cart--empty card">
-        <ShoppingBag size={48} aria-hidden="true" />
-        <h2>Your cart is empty</h2>
-        <p className="muted">Phones, laptops, TVs and consoles are waiting for you.</p>
-        <a className="btn btn-primary" href="/products">
-          Continue shopping
-        </a>
-      </div>
+      <>
+        {/* The order just finished (the dialog closed itself and cleared the cart): its number and how to pay. */}
+        <LastOrderNotice />
+        <div className="cart cart--empty card" ref={cartRef}>
+          <ShoppingBag size={48} aria-hidden="true" />
+          {/* Focusable from script: where focus lands when the last line is removed. */}
+          <h2 tabIndex={-1} data-cart-focus>
+            Your cart is empty
+          </h2>
+          <p className="muted">Phones, laptops, TVs and consoles are waiting for you.</p>
+          <a className="btn btn-primary" href="/products">
+            Continue shopping
+          </a>
+        </div>
+      </>
     );
   }
 
@@ -161,16 +195,27 @@ export default function CartPage() {
   const subtotal = cartSubtotal(items);
 
   return (
-    <div className="cart">
-      <section className="cart__lines" aria-label="Items in your cart">
+    <div className="cart" ref={cartRef}>
+      <section className="cart__lines" aria-labelledby="cart-lines-title">
+        {/* The lines' names are h3s under it (h1 'Your cart' → h2 → h3), like the summary's h2. */}
+        <h2 id="cart-lines-title" className="visually-hidden">
+          Items in your cart
+        </h2>
         <ul>
           {items.map((item) => (
-            <CartLine key={lineKey(item)} item={item} check={ownOrder ? undefined : checks.get(lineKey(item))} />
+            <CartLine
+              key={lineKey(item)}
+              item={item}
+              check={ownOrder ? undefined : checks.get(lineKey(item))}
+              onRemove={removeLine}
+            />
           ))}
         </ul>
       </section>
       <aside className="cart__summary card" aria-labelledby="order-summary-title">
-        <h2 id="order-summary-title">Order summary</h2>
+        <h2 id="order-summary-title" tabIndex={-1} data-cart-focus>
+          Order summary
+        </h2>
         <OrderTotals subtotal={subtotal} shipping={SHIPPING_FEE} total={subtotal + SHIPPING_FEE} />
         {checkFailed && (
           <p className="muted cart__note">
@@ -228,11 +273,15 @@ export default function CartPage() {
   );
 }
 
-function CartLine({ item, check }: { item: CartItem; check?: LineCheck }) {
+function CartLine({ item, check, onRemove }: { item: CartItem; check?: LineCheck; onRemove: (item: CartItem) => void }) {
   const problem = check?.quoted?.problem;
   const available = check?.quoted?.available;
   const max = Math.min(MAX_LINE_QUANTITY, available ?? MAX_LINE_QUANTITY);
-  const name = item.variant ? `${item.name} (${item.variant})` : item.name;
+  const name = lineTitle(item);
+  // aria-disabled, not disabled: a button that becomes disabled under the keyboard drops focus to the page.
+  // '−' stops at 1 (Remove is the one way to delete a line, with Undo); '+' at what may be ordered.
+  const atMin = item.quantity <= 1;
+  const atMax = item.quantity >= max;
   return (
     <li className="cart-line card" data-line={lineKey(item)}>
       <img className="cart-line__image" src={item.image} alt="" width={96} height={96} />
@@ -240,7 +289,7 @@ function CartLine({ item, check }: { item: CartItem; check?: LineCheck }) {
         <h3 className="cart-line__name">
           <a href={`/product/${item.id}`}>{item.name}</a>
         </h3>
-        {item.variant && <p className="muted cart-line__variant">{item.variant}</p>}
+        {(item.variantLabel || item.variant) && <p className="muted cart-line__variant">{item.variantLabel || item.variant}</p>}
         <p className="cart-line__price">{formatNaira(item.price)} each</p>
         {check?.priceWas !== undefined && check.priceWas !== item.price && (
           <p className="cart-line__notice" role="status">
@@ -259,7 +308,10 @@ function CartLine({ item, check }: { item: CartItem; check?: LineCheck }) {
           type="button"
           className="icon-btn"
           aria-label={`Decrease quantity of ${name}`}
-          onClick={() => updateCartQuantity(item, item.quantity - 1)}
+          aria-disabled={atMin}
+          onClick={() => {
+            if (!atMin) updateCartQuantity(item, item.quantity - 1);
+          }}
         >
           <Minus size={16} aria-hidden="true" />
         </button>
@@ -270,8 +322,10 @@ function CartLine({ item, check }: { item: CartItem; check?: LineCheck }) {
           type="button"
           className="icon-btn"
           aria-label={`Increase quantity of ${name}`}
-          onClick={() => updateCartQuantity(item, item.quantity + 1)}
-          disabled={item.quantity >= max}
+          aria-disabled={atMax}
+          onClick={() => {
+            if (!atMax) updateCartQuantity(item, item.quantity + 1);
+          }}
         >
           <Plus size={16} aria-hidden="true" />
         </button>
@@ -283,13 +337,43 @@ function CartLine({ item, check }: { item: CartItem; check?: LineCheck }) {
       <button
         type="button"
         className="btn btn-outline cart-line__remove"
-        onClick={() => removeFromCart(item)}
+        data-remove
+        onClick={() => onRemove(item)}
         aria-label={`Remove ${name}`}
       >
         <Trash2 size={16} aria-hidden="true" /> Remove
       </button>
     </li>
   );
+}
+
+/** After a removal: the line now at its index (or the one before); after an undo: the restored line. */
+type FocusTarget = { removedAt: number } | { line: string };
+
+/**
+ * Focus stays in the cart: on the Remove button of the line that took the removed one's
+ * place, else of the line before it; with no lines left, on the cart's heading. After an
+ * undo, on the restored line's Remove.
+ */
+function placeFocus(cart: HTMLElement | null, target: FocusTarget) {
+  if (!cart) return;
+  const lines = [...cart.querySelectorAll<HTMLElement>('[data-line]')];
+  const line =
+    'line' in target
+      ? lines.find((l) => l.dataset.line === target.line)
+      : (lines[target.removedAt] ?? lines[target.removedAt - 1]);
+  const focusable = line?.querySelector<HTMLElement>('[data-remove]') ?? cart.querySelector<HTMLElement>('[data-cart-focus]');
+  focusable?.focus();
+}
+
+/**
+ * Undo of a removal: the line back at its index with its quantity. A line that is back
+ * already (added again meanwhile, in this tab or another) is left as it is.
+ */
+function restoreLine(item: CartItem, index: number) {
+  const items = $cartItems.get();
+  if (items.some((i) => lineKey(i) === lineKey(item))) return;
+  $cartItems.set([...items.slice(0, index), item, ...items.slice(index)]);
 }
 
 const NEEDS_CONNECTION =

@@ -20,11 +20,15 @@ export default function FeaturedProducts({ initial }: { initial: Product[] }) {
       });
     return () => controller.abort();
   }, [freshness]);
+  // One row that scrolls sideways (global.css, .featured-shelf): full at every width, whatever
+  // the number of picks D1 answers with, and the same height before and after the refresh.
   return (
-    <div className="grid grid-products">
+    <ul className="featured-shelf">
       {products.map((p) => (
-        <ProductCard key={p.id} product={p} />
+        <li key={p.id}>
+          <ProductCard product={p} />
+        </li>
       ))}
-    </div>
+    </ul>
   );
 }

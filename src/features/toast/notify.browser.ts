@@ -1,7 +1,18 @@
 import { atom } from 'nanostores';
 
 export type ToastKind = 'info' | 'success' | 'warning' | 'error';
-export interface ToastMessage {
+
+/** A button inside the toast (e.g. 'Undo'); pressing it runs `onClick` and closes the toast. */
+export interface ToastAction {
+  label: string;
+  onClick: () => void;
+}
+
+export interface ToastOptions {
+  action?: ToastAction;
+}
+
+export interface ToastMessage extends ToastOptions {
   kind: ToastKind;
   message: string;
 }
@@ -14,9 +25,14 @@ export interface ToastMessage {
  */
 export const $pendingToasts = atom<readonly ToastMessage[]>([]);
 
-/** Shows a toast (rendered by the Toasts island) and vibrates 200 ms where supported. */
-export function notify(kind: ToastKind, message: string) {
-  $pendingToasts.set([...$pendingToasts.get(), { kind, message }]);
+/**
+ * Shows a toast (rendered by the Toasts island) and vibrates 200 ms where supported.
+ * The same kind and message while that toast still shows refresh it instead of stacking a
+ * second one (five Copy clicks, one toast). With `action`, the toast carries a button:
+ * `notify('info', 'Phone removed from cart', { action: { label: 'Undo', onClick: restore } })`.
+ */
+export function notify(kind: ToastKind, message: string, options: ToastOptions = {}) {
+  $pendingToasts.set([...$pendingToasts.get(), { kind, message, ...options }]);
   try {
     navigator.vibrate?.(200);
   } catch {
