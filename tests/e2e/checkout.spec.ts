@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures.ts';
+import { expect, type TestDb, test } from './fixtures.ts';
 import { islandsHydrated } from './islands.ts';
 
 const badge = (page: Page) => page.getByRole('link', { name: /^Cart, \d+ items?$/ });
@@ -11,7 +11,17 @@ async function putInCart(page: Page, id: string, name: string) {
   await page.goto(`/product/${id}`);
   await islandsHydrated(page);
   await page.getByRole('button', { name: 'Add to Cart' }).click();
-  await expect(page.getByRole('alert').filter({ hasText: `${name} added to cart` })).toBeVisible();
+  // "{name} added to cart", or "{name} ({variant}) added to cart" for a product with variants.
+  await expect(page.getByRole('alert').filter({ hasText: name }).filter({ hasText: 'added to cart' })).toBeVisible();
+}
+
+/** Units left of one variant, as D1 has them now. */
+function variantStock(db: TestDb, productId: string, variantId: string): number {
+  const [row] = db.query<{ stock: number }>(
+    `select stock from product_variants where product_id = '${productId}' and id = '${variantId}'`,
+  );
+  if (!row) throw new Error(`no variant ${variantId} of ${productId}`);
+  return row.stock;
 }
 
 async function openCart(page: Page) {
@@ -153,7 +163,7 @@ test('a changed price and a sold-out item show on the cart before checkout', asy
   await putInCart(page, 'jbl-flip-7', 'JBL Flip 7 Portable Bluetooth Speaker');
   // An admin changes them while they sit in the cart (the db fixture puts them back).
   db.setProduct('apple-airpods-pro-3', { priceKobo: 42_900_000 });
-  db.setProduct('jbl-flip-7', { stock: 0 });
+  db.setVariant('jbl-flip-7', 'black', { stock: 0 });
 
   await openCart(page);
   const airpods = page.getByRole('listitem').filter({ has: page.getByRole('link', { name: 'Apple AirPods Pro 3' }) });
@@ -175,16 +185,16 @@ test('stock sold while the dialog is open gets its own message, and nothing is o
   await openCart(page);
   await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
   await fillDetails(page, 'late.buyer@example.com');
-  db.setProduct('logitech-mx-master-3s', { stock: 0 });
+  db.setVariant('logitech-mx-master-3s', 'graphite', { stock: 0 });
 
   await checkout(page).getByRole('button', { name: 'Place Order' }).click();
-  await expect(checkout(page).getByRole('alert')).toContainText('Logitech MX Master 3S Wireless Mouse is sold out');
+  await expect(checkout(page).getByRole('alert')).toContainText('Logitech MX Master 3S Wireless Mouse (Graphite) is sold out');
   await expect(
     page.getByRole('alert').filter({ hasText: 'There was an error processing your order. Please try again.' }),
   ).toBeVisible();
   await expect(checkout(page).getByRole('button', { name: 'Place Order' })).toBeVisible();
   expect(db.query(`select id from orders where email = 'late.buyer@example.com'`)).toEqual([]);
-  expect(db.stockOf('logitech-mx-master-3s')).toBe(0);
+  expect(variantStock(db, 'logitech-mx-master-3s', 'graphite')).toBe(0);
 });
 
 test('the checkout dialog keeps focus, closes on Escape, and the cart continues to the same order', async ({ page, db }) => {
@@ -219,7 +229,7 @@ test('closing the payment step and coming back to /cart continues to the same or
   db,
 }) => {
   const id = 'oraimo-traveler-4-20000mah-power-bank';
-  db.setProduct(id, { stock: 1 });
+  db.setVariant(id, 'black', { stock: 1 });
   await putInCart(page, id, 'Oraimo Traveler 4 20000mAh Power Bank');
   await openCart(page);
   await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
@@ -229,7 +239,7 @@ test('closing the payment step and coming back to /cart continues to the same or
   await expect(dialog.getByRole('heading', { name: 'Pay by bank transfer' })).toBeFocused();
   const reference = (await dialog.locator('[data-field="Reference"]').textContent())!;
   expect(reference).toMatch(/^GTS-[0-9A-Z]{10}$/);
-  expect(db.stockOf(id)).toBe(0);
+  expect(variantStock(db, id, 'black')).toBe(0);
   await dialog.getByRole('button', { name: 'Close checkout' }).click();
 
   // Back on /cart later: the shopper's own order holds the last unit, so it is not "sold out" to them.
