@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { islandsHydrated } from './islands.ts';
+import { layoutShift, watchLayoutShift } from './layout-shift.ts';
 
 /**
  * /products rendered by the Worker for its URL (docs/decisions/016-listing-rendered-by-the-worker.md):
@@ -213,22 +214,14 @@ test('price boxes show naira with separators and say at the field when the max i
 });
 
 test('a category URL loads and hydrates without layout shift', async ({ page }) => {
-  await page.addInitScript(() => {
-    const w = window as unknown as { __cls: number };
-    w.__cls = 0;
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
-        if (!entry.hadRecentInput) w.__cls += entry.value;
-      }
-    }).observe({ type: 'layout-shift', buffered: true });
-  });
+  await watchLayoutShift(page);
   await page.goto('/products?category=phones');
   // The server's first paint is already the phones.
   await expect(resultsCount(page)).toHaveText(`${phoneIds.size} products`);
   await islandsHydrated(page);
   await expect(page.getByRole('button', { name: 'Load More Products' })).toBeVisible();
   await page.waitForTimeout(500);
-  expect(await page.evaluate(() => (window as unknown as { __cls: number }).__cls)).toBe(0);
+  expect(await layoutShift(page)).toBe(0);
 });
 
 test('two product cards per row on a phone @phone', async ({ page }) => {

@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, type TestDb, test } from './fixtures.ts';
 import { islandsHydrated } from './islands.ts';
+import { layoutShift, watchLayoutShift } from './layout-shift.ts';
 
 /**
  * /login and the header's account links, against the real Worker and its D1: accounts are
@@ -290,21 +291,13 @@ test('Google sign-in failures come back as a readable banner', async ({ page }) 
 });
 
 test('/login and the header load without layout shift', async ({ page }) => {
-  await page.addInitScript(() => {
-    const w = window as unknown as { __cls: number };
-    w.__cls = 0;
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
-        if (!entry.hadRecentInput) w.__cls += entry.value;
-      }
-    }).observe({ type: 'layout-shift', buffered: true });
-  });
+  await watchLayoutShift(page);
   for (const path of ['/login', '/about', '/login?reset=abcdefghijklmnopqrstuvwxyz0123456789ABCDEF']) {
     await page.goto(path);
     await islandsHydrated(page);
     await expectHeader(page, 'guest');
     await page.waitForTimeout(300);
-    expect(await page.evaluate(() => (window as unknown as { __cls: number }).__cls), path).toBe(0);
+    expect(await layoutShift(page), path).toBe(0);
   }
 });
 

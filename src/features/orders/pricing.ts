@@ -68,6 +68,22 @@ export const quoteResultSchema = z.object({
 });
 export type Quote = z.infer<typeof quoteResultSchema>;
 
+/** A line that cannot be priced at all (gone, or not in that variant): nothing charged for it. */
+function unpriced(line: OrderLineRequest, product: { name: string; image: string }, problem: LineProblem): PricedLine {
+  return {
+    productId: line.productId,
+    variant: line.variant,
+    variantLabel: '',
+    name: product.name,
+    image: product.image,
+    quantity: line.quantity,
+    unitPrice: 0,
+    lineTotal: 0,
+    available: 0,
+    problem,
+  };
+}
+
 /**
  * Prices an order from the catalogue's live rows. Pure: the Worker passes what it
  * read from D1, and the result says, line by line, what (if anything) stops it.
@@ -82,36 +98,18 @@ export function priceOrder(
   const priced = lines.map((line): PricedLine => {
     const product = catalogue.get(line.productId);
     if (!product) {
-      return {
-        productId: line.productId,
-        variant: line.variant,
-        variantLabel: '',
-        name: line.productId,
-        image: '',
-        quantity: line.quantity,
-        unitPrice: 0,
-        lineTotal: 0,
-        available: 0,
-        problem: { kind: 'unavailable', message: 'This product is no longer sold' },
-      };
+      return unpriced(
+        line,
+        { name: line.productId, image: '' },
+        { kind: 'unavailable', message: 'This product is no longer sold' },
+      );
     }
     const unit = sellingUnit(product, line.variant);
     if (!unit) {
-      return {
-        productId: product.id,
-        variant: line.variant,
-        variantLabel: '',
-        name: product.name,
-        image: product.image,
-        quantity: line.quantity,
-        unitPrice: 0,
-        lineTotal: 0,
-        available: 0,
-        problem: {
-          kind: 'unknown_variant',
-          message: line.variant ? `${product.name} does not come in "${line.variant}"` : `Choose an option of ${product.name}`,
-        },
-      };
+      return unpriced(line, product, {
+        kind: 'unknown_variant',
+        message: line.variant ? `${product.name} does not come in "${line.variant}"` : `Choose an option of ${product.name}`,
+      });
     }
     // Stock is the variant's: two lines of one product in different variants draw on different stock.
     const key = `${product.id}\u0000${line.variant}`;
