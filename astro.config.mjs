@@ -85,12 +85,15 @@ function pwa() {
       // and images are kept at run time, when the shopper opens them (src/sw/sw.ts).
       globPatterns: [
         '_astro/**/*.{js,css}',
-        '{index,products,cart,track,offline,about,contact,shipping,returns,warranty,privacy,terms}.html',
+        '{index,track,offline,about,contact,shipping,returns,warranty,privacy,terms}.html',
         'icons/*.png',
         'logo192.png',
         'favicon.svg',
       ],
       globIgnores: ['**/node_modules/**', 'sw.js', 'workbox-*.js'],
+      // The cart renders in the Worker (it shows lines added without JavaScript), so it has no
+      // file to glob; the app's copy is its shell, and the cart itself lives in localStorage.
+      additionalManifestEntries: [{ url: '/cart', revision: String(Date.now()) }],
       // The server build's Vite settings would leave it unminified (about 100 KB instead of 25).
       minify: true,
       sourcemap: false,

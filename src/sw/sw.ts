@@ -40,7 +40,7 @@ const okOnly = {
     response.status === 200 && response.type === 'basic' ? response : null,
 };
 
-// The pre-cached files; /products?category=phones is the same page as /products (the island reads the query).
+// The pre-cached files; a pre-cached page with a query (/track?order=…) is the same page (its island reads the query).
 precacheAndRoute(self.__WB_MANIFEST, { ignoreURLParametersMatching: [/.*/] });
 cleanupOutdatedCaches();
 // The first install takes over open pages at once; an update waits for SKIP_WAITING.
@@ -55,6 +55,19 @@ registerRoute(
     cacheName: PAGES_CACHE,
     networkTimeoutSeconds: 4,
     plugins: [okOnly, new ExpirationPlugin({ maxEntries: 40, maxAgeSeconds: 14 * 24 * 3600, purgeOnQuotaError: true })],
+  }),
+);
+
+// The listing renders in the Worker for each URL (/products?category=phones shows phones in its
+// HTML), so it is never served from the pre-cache: fresh from the network, and offline the last
+// listing kept, whatever its filters (the island then reads the URL and the kept API answers).
+registerRoute(
+  ({ request, url }) => request.mode === 'navigate' && sameOrigin(url) && url.pathname === '/products',
+  new NetworkFirst({
+    cacheName: PAGES_CACHE,
+    networkTimeoutSeconds: 4,
+    matchOptions: { ignoreSearch: true },
+    plugins: [okOnly],
   }),
 );
 
