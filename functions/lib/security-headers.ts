@@ -4,7 +4,8 @@
  * Who sends them:
  * - pre-rendered pages and files: Cloudflare's static assets, from `public/_headers`
  *   (the Worker does not run for them); tests/e2e/security-headers.spec.ts checks that
- *   file against these values;
+ *   file against these values. Scripts and styles (/_astro/*) get only the headers that
+ *   apply to them (see PAGE_ONLY_HEADERS);
  * - pages the Worker renders (the 404 page, /product/{id} added after the build):
  *   `withPageSecurityHeaders()` in functions/worker.ts;
  * - the API: Hono's secureHeaders in functions/lib/app.ts, with these values.
@@ -91,3 +92,18 @@ export const PAGE_SECURITY_HEADERS = {
   'X-Frame-Options': 'DENY',
   'Cross-Origin-Opener-Policy': 'same-origin',
 } as const;
+
+/**
+ * The headers browsers apply only to documents (and workers): the page CSP, the
+ * Permissions-Policy, framing and the opener policy. `public/_headers` detaches them from
+ * scripts and styles (/_astro/*), where they would be ~630 bytes of nothing on every one of a
+ * page's ~40 answers; nosniff and Referrer-Policy (which a stylesheet or module script
+ * applies to what it loads) stay. Not detached from other files: an SVG image opened on its
+ * own is a document.
+ */
+export const PAGE_ONLY_HEADERS = [
+  'Content-Security-Policy',
+  'Permissions-Policy',
+  'X-Frame-Options',
+  'Cross-Origin-Opener-Policy',
+] as const;

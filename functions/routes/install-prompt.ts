@@ -4,6 +4,7 @@ import { safeParse } from 'zod/mini';
 import { installPromptDismissals } from '../db/schema.ts';
 import { createRouter, type AppEnv } from '../lib/app.ts';
 import { ApiError, invalidRequest } from '../lib/errors.ts';
+import { rateLimit, type RateLimitRule } from '../lib/rate-limit.ts';
 import { reply } from '../lib/reply.ts';
 import { deviceSchema, installApi } from '../../src/features/pwa/install-api.ts';
 
@@ -38,8 +39,18 @@ export const checkInstallPrompt = createRouter().get('/:deviceId', async (c) => 
   return reply(c, installApi.check, { shouldShowPrompt: !dismissed }, 200, { 'Cache-Control': 'no-store' });
 });
 
+/**
+ * Dismissals per client address (docs/decisions/010-rate-limits-in-d1.md): each new device id
+ * adds a row, so a script sending random ids would grow the table without end. A shopper
+ * dismisses once per device; 30 in 10 minutes leaves room for many phones behind one
+ * carrier address (on average a row every 20 s per address at most). Fixed here, not a var:
+ * the browser tests send 2 a run and the API tests stay under it (its own test has its own address).
+ */
+export const DISMISS_RATE_LIMIT: RateLimitRule = { limit: 30, windowSeconds: 600 };
+const dismissLimit = rateLimit({ name: 'install.dismiss', ...DISMISS_RATE_LIMIT });
+
 /** POST /api/dismiss-install-prompt {deviceId}: records the dismissal (Install counts too); a repeat counts up. */
-export const dismissInstallPrompt = createRouter().post('/', async (c) => {
+export const dismissInstallPrompt = createRouter().post('/', dismissLimit, async (c) => {
   const deviceId = readDevice(await jsonBody(c));
   await c.var.db
     .insert(installPromptDismissals)

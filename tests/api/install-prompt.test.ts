@@ -1,11 +1,15 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { DISMISS_RATE_LIMIT } from '../../functions/routes/install-prompt.ts';
 import { installApi } from '../../src/features/pwa/install-api.ts';
 import { api, postJson, type ErrorJson } from './client.ts';
 
 const ORIGIN = { origin: 'http://localhost:8787' };
 const check = (deviceId: string) => api(`/check-install-prompt/${encodeURIComponent(deviceId)}`);
 const dismiss = (body: unknown) => postJson('/dismiss-install-prompt', body, ORIGIN);
+/** A dismissal from the client address `ip` (Cloudflare's cf-connecting-ip). */
+const dismissFrom = (ip: string, body: unknown) =>
+  postJson('/dismiss-install-prompt', body, { ...ORIGIN, 'cf-connecting-ip': ip });
 const dismissalsOf = async (deviceId: string) =>
   (
     await env.DB.prepare('select dismissals from install_prompt_dismissals where device_id = ?')
@@ -79,5 +83,32 @@ describe('GET /api/check-install-prompt/{deviceId} and POST /api/dismiss-install
     const response = await dismiss('{"deviceId": ');
     expect(response.status).toBe(400);
     expect((await response.json<ErrorJson>()).error.code).toBe('bad_request');
+  });
+
+  it('limits dismissals per client address: past the limit 429 with Retry-After, nothing stored; other addresses go on', async () => {
+    const { limit, windowSeconds } = DISMISS_RATE_LIMIT;
+    // All of this test's requests must fall in one window: close to a window's end, wait for the next.
+    const windowMs = windowSeconds * 1000;
+    const left = windowMs - (Date.now() % windowMs);
+    if (left < 5000) await new Promise((resolve) => setTimeout(resolve, left + 50));
+
+    const ip = '203.0.113.9';
+    // Malformed requests count too (decision 010): one of them here.
+    expect((await dismissFrom(ip, { deviceId: 'nope' })).status).toBe(400);
+    for (let i = 1; i < limit; i++) expect((await dismissFrom(ip, { deviceId: crypto.randomUUID() })).status).toBe(200);
+
+    const device = crypto.randomUUID();
+    const refused = await dismissFrom(ip, { deviceId: device });
+    expect(refused.status).toBe(429);
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(windowSeconds);
+    expect((await refused.json<ErrorJson>()).error.code).toBe('rate_limited');
+    expect(await dismissalsOf(device)).toBe(0);
+    expect(await (await check(device)).json()).toEqual({ shouldShowPrompt: true });
+
+    // Another address is not held back by this one.
+    expect((await dismissFrom('203.0.113.10', { deviceId: device })).status).toBe(200);
+    expect(await dismissalsOf(device)).toBe(1);
   });
 });

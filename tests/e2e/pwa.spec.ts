@@ -277,13 +277,42 @@ function offerInstall(page: Page, outcome: 'accepted' | 'dismissed' = 'dismissed
   }, outcome);
 }
 
-test('the install banner shows when the server says so, and stays dismissed after Dismiss and a reload', async ({ page, db }) => {
+/** The shopper's first interaction with the page (a click on its heading): the install banner waits for one. */
+function interact(page: Page) {
+  return page.getByRole('heading', { level: 1 }).first().click();
+}
+
+/** The install checks the page asks the server for. */
+function recordInstallChecks(page: Page) {
+  const checks: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/api/check-install-prompt/')) checks.push(r.url());
+  });
+  return checks;
+}
+
+const installBanner = (page: Page) => page.getByRole('region', { name: 'Install the app' });
+
+test('the install banner waits for the first interaction, shows when the server says so, and stays dismissed after Dismiss and a reload', async ({
+  page,
+  db,
+}) => {
+  const checks = recordInstallChecks(page);
   await page.goto('/');
-  const checked = page.waitForResponse((r) => r.url().includes('/api/check-install-prompt/'));
   await offerInstall(page);
+  const banner = installBanner(page);
+  // While the shopper has not touched the page: no banner (it could become the page's
+  // largest paint), and not even the server check.
+  await page.waitForTimeout(500);
+  await expect(banner).toHaveCount(0);
+  expect(checks).toEqual([]);
+
+  const checked = page.waitForResponse((r) => r.url().includes('/api/check-install-prompt/'));
+  await interact(page);
   expect(await (await checked).json()).toEqual({ shouldShowPrompt: true });
-  const banner = page.getByRole('region', { name: 'Install the app' });
   await expect(banner).toBeVisible();
+  // Fixed to the window, out of the page's flow: showing it moves nothing.
+  expect(await banner.evaluate((el) => getComputedStyle(el).position)).toBe('fixed');
 
   const dismissed = page.waitForResponse((r) => r.url().endsWith('/api/dismiss-install-prompt') && r.status() === 200);
   await banner.getByRole('button', { name: 'Dismiss' }).click();
@@ -297,6 +326,7 @@ test('the install banner shows when the server says so, and stays dismissed afte
 
   await page.reload();
   await offerInstall(page);
+  await interact(page);
   await page.waitForTimeout(500);
   await expect(banner).toHaveCount(0);
 
@@ -305,16 +335,20 @@ test('the install banner shows when the server says so, and stays dismissed afte
   await page.reload();
   const again = page.waitForResponse((r) => r.url().includes('/api/check-install-prompt/'));
   await offerInstall(page);
+  await interact(page);
   expect(await (await again).json()).toEqual({ shouldShowPrompt: false });
   await page.waitForTimeout(300);
   await expect(banner).toHaveCount(0);
 });
 
-test('Install shows the browser offer once and records the dismissal; a failed check still offers it', async ({ page }) => {
+test('Install shows the browser offer once and records the dismissal; a failed check still offers it; an offer after the first interaction shows at once', async ({
+  page,
+}) => {
   await page.route('**/api/check-install-prompt/*', (route) => route.fulfill({ status: 503, body: 'unavailable' }));
   await page.goto('/products');
+  await interact(page);
   await offerInstall(page, 'accepted');
-  const banner = page.getByRole('region', { name: 'Install the app' });
+  const banner = installBanner(page);
   await expect(banner).toBeVisible();
   const dismissed = page.waitForResponse((r) => r.url().endsWith('/api/dismiss-install-prompt') && r.status() === 200);
   await banner.getByRole('button', { name: 'Install' }).click();
@@ -322,6 +356,37 @@ test('Install shows the browser offer once and records the dismissal; a failed c
   await expect(banner).toHaveCount(0);
   expect(await page.evaluate(() => (window as unknown as { __prompted: number }).__prompted)).toBe(1);
 });
+
+/** Ways a page can tell it runs as the installed app (src/features/pwa/display-mode.browser.ts). */
+const INSTALLED = {
+  'display-mode: standalone': () => {
+    const original = window.matchMedia.bind(window);
+    window.matchMedia = (query: string) => {
+      const list = original(query);
+      return query.includes('display-mode: standalone')
+        ? (Object.create(list, { matches: { value: true } }) as MediaQueryList)
+        : list;
+    };
+  },
+  'iOS navigator.standalone': () => {
+    Object.defineProperty(Navigator.prototype, 'standalone', { get: () => true, configurable: true });
+  },
+};
+
+for (const [how, emulate] of Object.entries(INSTALLED)) {
+  test(`the installed app (${how}) is never offered the install, and still runs its service worker`, async ({ page }) => {
+    await page.addInitScript(emulate);
+    const checks = recordInstallChecks(page);
+    await page.goto('/');
+    await offerInstall(page);
+    await interact(page);
+    await page.waitForTimeout(500);
+    await expect(installBanner(page)).toHaveCount(0);
+    expect(checks).toEqual([]);
+    expect(await page.evaluate(() => (window as unknown as { __prompted: number }).__prompted)).toBe(0);
+    await serviceWorkerReady(page);
+  });
+}
 
 test('notifications: no permission request on load; "Remind me about my cart" asks on the click', async ({ page, context }) => {
   await recordBrowserCalls(context);

@@ -1,7 +1,7 @@
 import type { APIResponse } from '@playwright/test';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { PAGE_CSP_HEADER, PAGE_SECURITY_HEADERS } from '../../functions/lib/security-headers.ts';
+import { PAGE_CSP_HEADER, PAGE_ONLY_HEADERS, PAGE_SECURITY_HEADERS } from '../../functions/lib/security-headers.ts';
 import { expect, test } from './fixtures.ts';
 
 /** The policies of a response: each Content-Security-Policy header (a browser enforces all of them). */
@@ -52,6 +52,42 @@ test('public/_headers gives pre-rendered files the same headers as the Worker gi
       ),
   );
   expect(rules).toEqual({ 'Content-Security-Policy': PAGE_CSP_HEADER, ...PAGE_SECURITY_HEADERS });
+});
+
+test('scripts and styles carry nosniff but not the page-only headers; other files keep them all', async ({ request }) => {
+  // The rule in public/_headers detaches exactly the page-only headers.
+  const file = readFileSync('public/_headers', 'utf8');
+  const astroRule = /^\/_astro\/\*\n((?:[ \t]+.+\n?)+)/m.exec(file)?.[1] ?? '';
+  const detached = astroRule
+    .split('\n')
+    .map((line) => /^\s*!\s+(\S+)/.exec(line)?.[1])
+    .filter(Boolean);
+  expect(detached).toEqual([...PAGE_ONLY_HEADERS]);
+
+  // And the asset server applies it: a page's script and stylesheet, as the browser gets them.
+  const html = await (await request.get('/products')).text();
+  const script = /<script type="module" src="(\/_astro\/[^"]+\.js)"/.exec(html)?.[1];
+  const style = /<link rel="stylesheet" href="(\/_astro\/[^"]+\.css)"/.exec(html)?.[1];
+  expect(script).toBeDefined();
+  expect(style).toBeDefined();
+  for (const path of [script!, style!]) {
+    const response = await request.get(path);
+    expect(response.status(), path).toBe(200);
+    const headers = response.headers();
+    expect(headers['x-content-type-options'], path).toBe('nosniff');
+    expect(headers['referrer-policy'], path).toBe(PAGE_SECURITY_HEADERS['Referrer-Policy']);
+    for (const name of PAGE_ONLY_HEADERS) expect(headers[name.toLowerCase()], `${path} ${name}`).toBeUndefined();
+    // Named by their content: kept for a year.
+    expect(headers['cache-control'], path).toBe('public, max-age=31536000, immutable');
+  }
+
+  // Everything else keeps every header: the service worker (a worker, under the page CSP), an SVG image (a document when opened).
+  for (const path of ['/sw.js', '/favicon.svg', '/manifest.webmanifest']) {
+    const response = await request.get(path);
+    expect(response.status(), path).toBe(200);
+    expectPageHeaders(response);
+    expect(response.headers()['cache-control'], path).not.toContain('immutable');
+  }
 });
 
 test('a pre-rendered page: headers from _headers, script and style hashes in its meta policy', async ({ request }) => {

@@ -1,6 +1,7 @@
 import { callApi } from '../../lib/api-client.browser.ts';
 import { hideBanner, showBanner } from './banner.browser.ts';
 import { deviceId } from './device-id.browser.ts';
+import { isInstalled } from './display-mode.browser.ts';
 import { installApi } from './install-api.ts';
 
 /** Chromium's install offer (not in TypeScript's DOM library). */
@@ -15,11 +16,6 @@ const DISMISSED_KEY = 'gtsInstallDismissed';
 
 /** The browser's offer, held back until the shopper asks for it, then cleared (it can be used once). */
 let held: BeforeInstallPromptEvent | null = null;
-
-/** Whether the store already runs as the installed app. */
-export function isInstalled(): boolean {
-  return window.matchMedia('(display-mode: standalone)').matches || (navigator as { standalone?: boolean }).standalone === true;
-}
 
 function dismissedHere(): boolean {
   try {
@@ -56,7 +52,9 @@ export async function installApp(): Promise<boolean> {
 /**
  * The install banner (seed spec §4): shown when the server says so for this device, the app
  * is not installed, the browser offers installation and this device has not dismissed it.
- * If the check fails, it shows (§8: installable and not installed is enough).
+ * If the check fails, it shows (§8: installable and not installed is enough). pwa.browser.ts
+ * calls this only after the shopper's first interaction with the page, so the check and the
+ * banner never compete with the page's loading or become its largest paint.
  */
 export async function offerInstall(offer: BeforeInstallPromptEvent) {
   held = offer;

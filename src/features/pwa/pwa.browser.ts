@@ -1,14 +1,19 @@
 import { watchConnection } from './connection.browser.ts';
+import { isInstalled } from './display-mode.browser.ts';
 import type { BeforeInstallPromptEvent } from './install.browser.ts';
 
 /**
- * The installable app's part of every page (Pwa.astro): plain code, no React, most of it
- * loaded after the page has loaded.
+ * The installable app's part of every page (Pwa.astro): plain code, no React, kept small;
+ * everything else is loaded when it is needed, never while the page is loading.
  * - The offline notice follows the connection from the first moment; the theme-color follows the theme.
  * - A script chunk that fails to load after a deploy (its file is gone) reloads the page,
  *   once per tab session, so the shopper gets the new version instead of a dead button.
- * - The browser's install offer is held back at once and handed to the install banner.
- * - After load: the service worker is registered, and notifications and the app badge start.
+ * - The browser's install offer is held back at once, and the install banner is shown only
+ *   after the shopper's first interaction with the page (a tap, a key, the wheel): it can
+ *   then never be the page's largest paint, nor appear while the page is still loading.
+ * - Once the page has settled (loaded, its islands hydrated, the browser idle), the service
+ *   worker is registered (its install downloads the app shell) and, where they can do
+ *   anything, notifications and the app badge start.
  */
 
 const RELOADED_KEY = 'gtsChunkReloadAt';
@@ -42,27 +47,91 @@ const followTheme = () =>
 followTheme();
 new MutationObserver(followTheme).observe(document.documentElement, { attributes: true, attributeFilter: ['class'] });
 
+// ---------------------------------------------------------------- install offer
+
+/** The browser's offer, held until the shopper has interacted with the page. */
+let heldOffer: BeforeInstallPromptEvent | null = null;
+let interacted = false;
+
+function offerWhenReady() {
+  const offer = heldOffer;
+  if (!offer || !interacted) return;
+  heldOffer = null;
+  import('./install.browser.ts')
+    .then((install) => install.offerInstall(offer))
+    .catch((error: unknown) => console.warn('Install offer unavailable', error));
+}
+
+/**
+ * The shopper's first tap, click, key or wheel turn: the inputs that also end the browser's
+ * largest-paint measurement. Not `scroll`, which the browser fires by itself (restoring the
+ * position on reload, following a #link); touch scrolling starts with a pointerdown.
+ */
+const INTERACTIONS = ['pointerdown', 'keydown', 'wheel'] as const;
+const listening = { capture: true, passive: true } as const;
+function onFirstInteraction() {
+  interacted = true;
+  for (const type of INTERACTIONS) window.removeEventListener(type, onFirstInteraction, listening);
+  offerWhenReady();
+}
+for (const type of INTERACTIONS) window.addEventListener(type, onFirstInteraction, listening);
+
 window.addEventListener('beforeinstallprompt', (event) => {
   event.preventDefault();
-  import('./install.browser.ts')
-    .then((install) => install.offerInstall(event as BeforeInstallPromptEvent))
-    .catch((error: unknown) => console.warn('Install offer unavailable', error));
+  if (isInstalled()) return;
+  heldOffer = event as BeforeInstallPromptEvent;
+  offerWhenReady();
 });
 window.addEventListener('appinstalled', () => {
+  heldOffer = null;
   import('./install.browser.ts').then((install) => install.forgetInstallOffer()).catch(() => undefined);
 });
 
-function afterLoad() {
+// ---------------------------------------------------------------- after the page has settled
+
+/** The longest wait for the page's islands before the service worker is registered anyway. */
+const ISLANDS_WAIT_MS = 5000;
+
+/**
+ * Calls `then` once the page has loaded, the islands it hydrates at once (client:load and
+ * client:idle; client:visible ones wait for the shopper) are running, and the browser is idle.
+ */
+function whenSettled(then: () => void) {
+  const idle = () => {
+    if ('requestIdleCallback' in window) window.requestIdleCallback(() => then(), { timeout: 2000 });
+    else setTimeout(then, 200);
+  };
+  const afterLoad = () => {
+    const pending = [...document.querySelectorAll('astro-island[ssr]')].filter((island) =>
+      ['load', 'idle'].includes(island.getAttribute('client') ?? ''),
+    );
+    let left = pending.length;
+    let done = false;
+    const settle = () => {
+      if (done) return;
+      done = true;
+      idle();
+    };
+    if (left === 0) return settle();
+    for (const island of pending) island.addEventListener('astro:hydrate', () => --left === 0 && settle(), { once: true });
+    setTimeout(settle, ISLANDS_WAIT_MS);
+  };
+  if (document.readyState === 'complete') afterLoad();
+  else window.addEventListener('load', afterLoad, { once: true });
+}
+
+whenSettled(() => {
   import('./register.browser.ts')
     .then((sw) => sw.registerServiceWorker())
     .catch((error: unknown) => console.error('Service worker registration failed', error));
-  import('./notifications.browser.ts')
-    .then((notifications) => {
-      notifications.startNotifications();
-      notifications.syncAppBadge();
-    })
-    .catch((error: unknown) => console.warn('Notifications unavailable', error));
-}
-
-if (document.readyState === 'complete') afterLoad();
-else window.addEventListener('load', afterLoad, { once: true });
+  // Nothing to do without permission (asked for on a click, notifications.browser.ts) or app badges.
+  const notificationsAllowed = typeof Notification !== 'undefined' && Notification.permission === 'granted';
+  if (notificationsAllowed || 'setAppBadge' in navigator) {
+    import('./notifications.browser.ts')
+      .then((notifications) => {
+        notifications.startNotifications();
+        notifications.syncAppBadge();
+      })
+      .catch((error: unknown) => console.warn('Notifications unavailable', error));
+  }
+});
