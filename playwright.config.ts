@@ -1,18 +1,27 @@
 import { defineConfig, devices } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
-import { E2E_D1_DIR } from './tests/e2e/d1.ts';
+import { E2E_D1_DIR, workerServer } from './tests/e2e/d1.ts';
 
-// Tests pick their own free port (8787 may be taken) and run on their own D1
-// (E2E_D1_DIR, .wrangler/e2e unless set: two runs on one machine need two).
-// The port is chosen once in the main process; workers inherit it through the env.
-process.env.E2E_PORT ??= execFileSync(process.execPath, [
+// Every Playwright worker has its own server (scripts/serve.ts with PORTS): its own free
+// port (8787 may be taken), its own copy of the migrated, seeded D1 and of the build, under
+// E2E_D1_DIR (.wrangler/e2e unless set: two runs on one machine need two). Tests in different
+// workers never see each other's changes to D1. E2E_WORKERS sets how many (not --workers).
+// The ports are chosen once in the main process; workers inherit them through the env.
+const workers = Number(process.env.E2E_WORKERS ?? 2);
+process.env.E2E_PORTS ??= execFileSync(process.execPath, [
   '-e',
-  "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})",
+  `const net=require('net');Promise.all(Array.from({length:${workers}},()=>new Promise((r)=>{const s=net.createServer().listen(0,'127.0.0.1',()=>r(s))}))).then((ss)=>{console.log(ss.map((s)=>s.address().port).join(','));for(const s of ss)s.close()})`,
 ])
   .toString()
   .trim();
-const port = process.env.E2E_PORT;
-const baseURL = `http://127.0.0.1:${port}`;
+// In a worker (this file is loaded there too): its own server. tests/e2e/accounts.ts reads
+// E2E_PORT, the service-worker test changes a file under BUILD_DIR.
+const server = process.env.TEST_PARALLEL_INDEX === undefined ? undefined : workerServer();
+if (server) {
+  process.env.E2E_PORT = server.port;
+  process.env.BUILD_DIR = server.buildDir;
+}
+const firstPort = process.env.E2E_PORTS.split(',')[0];
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -27,13 +36,14 @@ export const CHROMIUM_ARGS = [
 export default defineConfig({
   testDir: 'tests/e2e',
   fullyParallel: false,
-  workers: 1,
+  workers,
   retries: process.env.CI ? 1 : 0,
   reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
-  timeout: 30_000,
+  // Two workers share two cores (and CI machines are shared): long journeys need the room.
+  timeout: 60_000,
   expect: { timeout: 7_000 },
   use: {
-    baseURL,
+    baseURL: server?.baseURL,
     trace: 'retain-on-failure',
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS },
   },
@@ -43,8 +53,9 @@ export default defineConfig({
   ],
   webServer: {
     command: 'node scripts/serve.ts',
-    url: `${baseURL}/api/health`,
-    env: { PORT: port, D1_PERSIST_DIR: E2E_D1_DIR, FRESH_DB: '1' },
+    // The first server answering; each worker waits for its own (fixtures.ts).
+    url: `http://127.0.0.1:${firstPort}/api/health`,
+    env: { PORTS: process.env.E2E_PORTS, D1_PERSIST_DIR: E2E_D1_DIR, FRESH_DB: '1' },
     reuseExistingServer: false,
     timeout: 120_000,
     stdout: 'ignore',

@@ -4,9 +4,15 @@
  * development database or port 8787. Needs `npm run build` first.
  *
  *   PORT=8799 D1_PERSIST_DIR=.wrangler/e2e FRESH_DB=1 node scripts/serve.ts
+ *
+ * PORTS=8801,8802 instead starts one server per port, each with its own copy of the D1
+ * (migrated and seeded once, then copied) and of the build, so that no server sees what a
+ * test did on another: the browser tests run one per Playwright worker. Server i keeps its
+ * state in `<D1_PERSIST_DIR>/<i>` (its D1, persisted there as `--persist-to` does) and serves
+ * its copy of the build from `<D1_PERSIST_DIR>/<i>/build` (tests/e2e/d1.ts finds them there).
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { cpSync, rmSync } from 'node:fs';
 
 // The project's wrangler on this same Node (22), also when run outside `npm run`,
 // where `wrangler` on PATH would start on the system's Node 20 and refuse.
@@ -28,33 +34,70 @@ const LOCAL_ONLY_VARS = [
   'AUTH_SECRET:local-dev-only-auth-secret-not-for-production-0123456789',
 ];
 
-const port = process.env.PORT ?? '8787';
 const persist = process.env.D1_PERSIST_DIR ?? '.wrangler/state';
-const env = { ...process.env, D1_PERSIST_DIR: persist, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' };
+const buildDir = process.env.BUILD_DIR ?? 'dist';
+const ports = process.env.PORTS?.split(',').filter(Boolean);
+const baseEnv = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' };
+
+/** Migrates and seeds the local D1 in `dir` (two wrangler runs: seconds each). */
+function setUpD1(dir: string) {
+  execFileSync('npm', ['run', '--silent', 'db:setup'], { env: { ...baseEnv, D1_PERSIST_DIR: dir }, stdio: 'inherit' });
+}
+
+function serve(port: string, d1Dir: string, build: string): ChildProcess {
+  return spawn(
+    WRANGLER[0],
+    [
+      WRANGLER[1],
+      'dev',
+      '--config',
+      `${build}/server/wrangler.json`,
+      '--persist-to',
+      d1Dir,
+      '--port',
+      port,
+      '--ip',
+      '127.0.0.1',
+      // Devtools on any free port: the default picks the first free one from 9229, which two
+      // wranglers starting together (several test servers, another checkout's) both take.
+      '--inspector-port',
+      '0',
+      '--log-level',
+      'warn',
+      ...LOCAL_ONLY_VARS,
+    ],
+    { env: { ...baseEnv, D1_PERSIST_DIR: d1Dir }, stdio: 'inherit', detached: false },
+  );
+}
 
 if (process.env.FRESH_DB) rmSync(persist, { recursive: true, force: true });
-execFileSync('npm', ['run', '--silent', 'db:setup'], { env, stdio: 'inherit' });
+let servers: ChildProcess[];
+if (ports) {
+  // One migration and seed (wrangler is slow to start), copied to every server while none runs.
+  const seeded = `${persist}/seeded`;
+  setUpD1(seeded);
+  servers = ports.map((port, index) => {
+    const dir = `${persist}/${index}`;
+    rmSync(dir, { recursive: true, force: true });
+    cpSync(seeded, dir, { recursive: true });
+    // Its own build too: a test may change a built file (the service-worker update test does).
+    cpSync(buildDir, `${dir}/build`, { recursive: true });
+    return serve(port, dir, `${dir}/build`);
+  });
+} else {
+  setUpD1(persist);
+  servers = [serve(process.env.PORT ?? '8787', persist, buildDir)];
+}
 
-const server = spawn(
-  WRANGLER[0],
-  [
-    WRANGLER[1],
-    'dev',
-    '--config',
-    `${process.env.BUILD_DIR ?? 'dist'}/server/wrangler.json`,
-    '--persist-to',
-    persist,
-    '--port',
-    port,
-    '--ip',
-    '127.0.0.1',
-    '--log-level',
-    'warn',
-    ...LOCAL_ONLY_VARS,
-  ],
-  { env, stdio: 'inherit', detached: false },
-);
-const stop = () => server.kill('SIGTERM');
+const stop = () => {
+  for (const server of servers) server.kill('SIGTERM');
+};
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);
-server.on('exit', (code) => process.exit(code ?? 0));
+// One server gone (a crash, or stopped): stop the others and leave with its code.
+for (const server of servers) {
+  server.on('exit', (code) => {
+    stop();
+    process.exit(code ?? 0);
+  });
+}

@@ -1,9 +1,10 @@
 import { test as base, expect, type BrowserContext } from '@playwright/test';
-import { querySql, runSql } from './d1.ts';
+import { querySql, runSql, workerServer } from './d1.ts';
 
 /**
  * The browser tests' `test` and `expect`: every spec imports them from here, not from
  * @playwright/test, so that every test
+ * - runs against its worker's own server and D1 (playwright.config.ts, d1.ts);
  * - fails if the page broke the Content Security Policy (a blocked inline script,
  *   style, image or request), which would otherwise only show as a quietly broken page;
  * - can change D1 through `db` and have the change undone after it, pass or fail.
@@ -14,11 +15,13 @@ export { expect };
 export interface TestDb {
   /** Sets a product's price (kobo) and/or stock; the values D1 had before come back after the test. */
   setProduct(id: string, values: { priceKobo?: number; stock?: number }): void;
-  /** Inserts a product (as one added after the build); it is deleted after the test. */
+  /** Sets one variant's price (kobo) and/or stock (`product_variants`); the values D1 had before come back after the test. */
+  setVariant(productId: string, variantId: string, values: { priceKobo?: number; stock?: number }): void;
+  /** Inserts a product (as one added after the build), with its variants if it has any; it is deleted after the test. */
   insertProduct(product: NewProduct): void;
   /** A product's stock as D1 has it now. */
   stockOf(id: string): number;
-  /** The rows a SELECT returns (for checking what the Worker stored). */
+  /** The rows a SELECT returns (for checking what the Worker stored); other statements run too. */
   query<Row = Record<string, unknown>>(sql: string): Row[];
 }
 
@@ -30,6 +33,7 @@ export interface NewProduct {
   description: string;
   priceKobo: number;
   image: string;
+  /** Variant labels: each sells at `priceKobo`, the stock shared out between them (the first ones get the remainder). */
   variants?: string[];
   stock: number;
 }
@@ -40,7 +44,34 @@ interface Fixtures {
   cspViolations: string[];
 }
 
-export const test = base.extend<Fixtures>({
+interface WorkerFixtures {
+  /** Waits until this worker's server answers (scripts/serve.ts starts them all at once; Playwright waits for the first). */
+  serverReady: undefined;
+}
+
+const sql = (value: string) => `'${value.replaceAll("'", "''")}'`;
+const int = (value: number) => String(Math.trunc(value));
+
+export const test = base.extend<Fixtures, WorkerFixtures>({
+  serverReady: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
+    async ({}, use) => {
+      const { baseURL } = workerServer();
+      const deadline = Date.now() + 120_000;
+      for (;;) {
+        const up = await fetch(`${baseURL}/api/health`).then(
+          (response) => response.ok,
+          () => false,
+        );
+        if (up) break;
+        if (Date.now() > deadline) throw new Error(`The test server at ${baseURL} did not start`);
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      await use(undefined);
+    },
+    { scope: 'worker', auto: true, timeout: 130_000 },
+  ],
+
   cspViolations: [
     async ({ context }, use, testInfo) => {
       const violations: string[] = [];
@@ -57,35 +88,62 @@ export const test = base.extend<Fixtures>({
   ],
 
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
-  db: async ({}, use, testInfo) => {
-    // Each D1 call starts wrangler, which takes seconds on a busy machine.
-    testInfo.setTimeout(testInfo.timeout + 30_000);
-    // SQL that undoes the test's changes, in the order they were made.
+  db: async ({}, use) => {
+    // SQL that undoes the test's changes, in the order they were made. Each call is a
+    // millisecond: it runs on the worker's D1 file (d1.ts).
     const undo: string[] = [];
     const saved = new Set<string>();
-    const sql = (value: string) => `'${value.replaceAll("'", "''")}'`;
+    /** Updates one row's price_kobo and/or stock, first remembering (once per row) what they were. */
+    const setPriceAndStock = (table: string, where: string, { priceKobo, stock }: { priceKobo?: number; stock?: number }) => {
+      const sets = [
+        ...(priceKobo === undefined ? [] : [`price_kobo = ${int(priceKobo)}`]),
+        ...(stock === undefined ? [] : [`stock = ${int(stock)}`]),
+      ];
+      if (!sets.length) return;
+      if (!saved.has(`${table} ${where}`)) {
+        const [before] = querySql<{ price_kobo: number; stock: number }>(`select price_kobo, stock from ${table} where ${where}`);
+        if (!before) throw new Error(`No row in ${table} where ${where}`);
+        saved.add(`${table} ${where}`);
+        undo.push(`update ${table} set price_kobo = ${before.price_kobo}, stock = ${before.stock} where ${where}`);
+      }
+      runSql(`update ${table} set ${sets.join(', ')} where ${where}`);
+    };
     const db: TestDb = {
-      setProduct(id, { priceKobo, stock }) {
-        const sets = [
-          ...(priceKobo === undefined ? [] : [`price_kobo = ${Math.trunc(priceKobo)}`]),
-          ...(stock === undefined ? [] : [`stock = ${Math.trunc(stock)}`]),
-        ];
-        if (!sets.length) return;
-        const update = `update products set ${sets.join(', ')} where id = ${sql(id)}`;
-        if (saved.has(id)) return runSql(update);
-        // One wrangler call (each takes seconds): the row as it was, then the change.
-        const [before] = querySql<{ price_kobo: number; stock: number }>(
-          `select price_kobo, stock from products where id = ${sql(id)}; ${update}`,
-        );
-        if (!before) throw new Error(`No product ${id} in D1`);
-        saved.add(id);
-        undo.push(`update products set price_kobo = ${before.price_kobo}, stock = ${before.stock} where id = ${sql(id)}`);
-      },
+      setProduct: (id, values) => setPriceAndStock('products', `id = ${sql(id)}`, values),
+      setVariant: (productId, variantId, values) =>
+        setPriceAndStock('product_variants', `product_id = ${sql(productId)} and id = ${sql(variantId)}`, values),
       insertProduct(p) {
+        const labels = p.variants ?? [];
+        // Variants live in product_variants once that migration is in; before, in products.variants (JSON).
+        const columns = new Set(querySql<{ name: string }>(`select name from pragma_table_info('products')`).map((c) => c.name));
+        const variantRows = !columns.has('variants') && columns.has('variant_label');
         undo.push(`delete from products where id = ${sql(p.id)}`);
-        runSql(`insert into products (id, name, brand, category, description, price_kobo, image, variants, stock, rating, reviews, featured)
-          values (${[p.id, p.name, p.brand, p.category, p.description].map(sql).join(', ')}, ${Math.trunc(p.priceKobo)},
-            ${sql(p.image)}, ${sql(JSON.stringify(p.variants ?? []))}, ${Math.trunc(p.stock)}, 0, 0, 0)`);
+        if (variantRows) undo.push(`delete from product_variants where product_id = ${sql(p.id)}`);
+        const values: Record<string, string> = {
+          id: sql(p.id),
+          name: sql(p.name),
+          brand: sql(p.brand),
+          category: sql(p.category),
+          description: sql(p.description),
+          price_kobo: int(p.priceKobo),
+          image: sql(p.image),
+          stock: int(p.stock),
+          rating: '0',
+          reviews: '0',
+          featured: '0',
+          ...(variantRows ? { variant_label: sql(labels.length ? 'Option' : '') } : { variants: sql(JSON.stringify(labels)) }),
+        };
+        const statements = [
+          `insert into products (${Object.keys(values).join(', ')}) values (${Object.values(values).join(', ')})`,
+        ];
+        if (variantRows) {
+          labels.forEach((label, position) => {
+            const stock = Math.trunc(p.stock / labels.length) + (position < p.stock % labels.length ? 1 : 0);
+            statements.push(`insert into product_variants (product_id, id, label, price_kobo, stock, position)
+              values (${sql(p.id)}, ${sql(variantId(label))}, ${sql(label)}, ${int(p.priceKobo)}, ${stock}, ${position})`);
+          });
+        }
+        runSql(`begin; ${statements.join('; ')}; commit`);
       },
       stockOf(id) {
         const [row] = querySql<{ stock: number }>(`select stock from products where id = ${sql(id)}`);
@@ -97,11 +155,19 @@ export const test = base.extend<Fixtures>({
     try {
       await use(db);
     } finally {
-      // Newest first, in one call; a failure here fails the test.
-      if (undo.length) runSql(undo.reverse().join('; '));
+      // Newest first, in one transaction; a failure here fails the test.
+      if (undo.length) runSql(`begin; ${undo.reverse().join('; ')}; commit`);
     }
   },
 });
+
+/** A variant's id from its label, as the catalogue makes them (variantIdFromLabel). */
+const variantId = (label: string) =>
+  label
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
 
 /**
  * Records CSP violations in every page of the context, from the first script on: the
