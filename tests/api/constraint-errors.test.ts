@@ -18,6 +18,7 @@ function orderValues(overrides: Partial<OrderRow> = {}): OrderRow {
     customerName: 'Ada Obi',
     email: 'ada@example.com',
     phone: '+2348031234567',
+    deliveryMethod: 'delivery',
     address: '12 Allen Avenue',
     city: 'Ikeja',
     state: 'Lagos',

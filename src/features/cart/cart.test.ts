@@ -65,7 +65,9 @@ describe('cart rules', () => {
 
 describe('reading the stored cart', () => {
   it('reads a valid list and fills a missing variant and label', () => {
-    const stored: Omit<CartItem, 'variant'>[] = [{ id: 'a', name: 'A', price: 100, image: '/a.svg', quantity: 2 }];
+    const stored: Omit<CartItem, 'variant' | 'variantLabel'>[] = [
+      { id: 'a', name: 'A', price: 100, image: '/a.svg', quantity: 2 },
+    ];
     expect(parseStoredCart(JSON.stringify(stored))).toEqual([{ ...stored[0], variant: '', variantLabel: '' }]);
   });
 

@@ -8,9 +8,12 @@
  * The form itself posts to /cart/add, so Add to Cart works before hydration too.
  * Once the island has mounted (data-hydrated), this script does nothing more.
  */
+const asSelect = (element: unknown) => (element instanceof HTMLSelectElement ? element : null);
+const asInput = (element: unknown) => (element instanceof HTMLInputElement ? element : null);
+
 function follow(form: HTMLFormElement) {
-  const select = form.querySelector<HTMLSelectElement>('select[name="variant"]');
-  const quantity = form.querySelector<HTMLInputElement>('input[name="quantity"]');
+  const select = asSelect(form.querySelector('select[name="variant"]'));
+  const quantity = asInput(form.querySelector('input[name="quantity"]'));
   const show = () => {
     const option = select?.selectedOptions[0];
     if (!select || !option || form.hasAttribute('data-hydrated')) return;

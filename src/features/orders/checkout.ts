@@ -154,7 +154,13 @@ export const placeOrderSchema = z.object({
     }),
 });
 
-export type PlaceOrderRequest = z.input<typeof placeOrderSchema>;
+/**
+ * What a client sends. The customer's input type is spelled out: `customerSchema` takes
+ * anything first (to default the method), so its inferred input would be `unknown`.
+ */
+export type PlaceOrderRequest = Omit<z.input<typeof placeOrderSchema>, 'customer'> & {
+  customer: Partial<CustomerInput>;
+};
 export type PlaceOrder = z.output<typeof placeOrderSchema>;
 
 /** POST /api/orders/quote: the cart's lines, checked against live prices and stock. */

@@ -7,7 +7,7 @@ import { customerSchema, type CustomerInput } from './checkout.ts';
 // that could make an order e-mail or a log say something else (line breaks, control
 // characters, text-direction overrides).
 
-const ada: CustomerInput = { ...ADA };
+const ada: CustomerInput = { ...ADA, delivery: 'delivery' };
 
 const oneLineMessage = (label: string) => `Please write your ${label} on one line, without line breaks or hidden characters`;
 const ADDRESS_MESSAGE = "Use only letters, numbers, spaces and , . - / # ' ( ) & in your address";
