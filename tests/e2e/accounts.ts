@@ -1,3 +1,4 @@
+import { productApi } from '../../src/features/catalogue/product-api.ts';
 import type { Page } from '@playwright/test';
 import { expect, type TestDb } from './fixtures.ts';
 
@@ -64,7 +65,9 @@ export async function signedInUser(
 export async function placeOrderAs(page: Page, user: TestUser, productId: string): Promise<string> {
   const product = await page.request.get(`/api/products/${productId}`);
   expect(product.status()).toBe(200);
-  const { price, variants } = (await product.json()) as { price: number; variants: string[] };
+  const { price, variants } = productApi.get.response.parse(await product.json());
+  // The first variant at its own price, or the product's when it has none.
+  const [first] = variants;
   const response = await apiPost(page, '/api/orders', {
     idempotencyKey: `e2e-${crypto.randomUUID()}`,
     customer: {
@@ -75,7 +78,7 @@ export async function placeOrderAs(page: Page, user: TestUser, productId: string
       city: 'Ikeja',
       state: 'Lagos',
     },
-    lines: [{ productId, variant: variants[0] ?? '', quantity: 1, price }],
+    lines: [{ productId, variant: first?.id ?? '', quantity: 1, price: first?.price ?? price }],
   });
   expect(response.status(), await response.text()).toBe(201);
   return ((await response.json()) as { order: { number: string } }).order.number;
