@@ -91,7 +91,7 @@ test('scripts and styles carry nosniff but not the page-only headers; other file
 });
 
 test('a pre-rendered page: headers from _headers, script and style hashes in its meta policy', async ({ request }) => {
-  for (const path of ['/', '/products', '/product/sony-playstation-5-slim', '/cart']) {
+  for (const path of ['/', '/product/sony-playstation-5-slim', '/track', '/login']) {
     const response = await request.get(path);
     expect(response.status(), path).toBe(200);
     expectPageHeaders(response);
@@ -107,6 +107,17 @@ test('a pre-rendered page: headers from _headers, script and style hashes in its
     expect(inline, path).toHaveLength(1);
     expect(inline[0]).toContain("localStorage.getItem('theme')");
     expect(policy).toContain(`'sha256-${createHash('sha256').update(inline[0]!).digest('base64')}'`);
+  }
+});
+
+test('the pages the Worker renders (listing, cart): the same headers, the script policy as a header', async ({ request }) => {
+  for (const path of ['/products', '/products?category=phones', '/cart']) {
+    const response = await request.get(path);
+    expect(response.status(), path).toBe(200);
+    expectPageHeaders(response);
+    // Astro sends the hashes as a header on pages it renders on demand: it covers the whole page, inline scripts included.
+    expectScriptPolicy(policies(response).find((p) => p.includes('script-src')));
+    expect(metaPolicy(await response.text()), path).toBeUndefined();
   }
 });
 
