@@ -24,7 +24,8 @@ function pwa() {
     srcDir: 'src/sw',
     filename: 'sw.ts',
     outDir: clientDir,
-    // Registered by src/features/pwa/register.browser.ts (virtual:pwa-register), which offers a new version instead of reloading.
+    // Registered by src/features/pwa/register.browser.ts (plain ServiceWorker API, once the page has settled),
+    // which offers a new version instead of reloading; the plugin injects no registration of its own.
     registerType: 'prompt',
     injectRegister: false,
     manifestFilename: 'manifest.webmanifest',

@@ -37,7 +37,14 @@ const LOCAL_ONLY_VARS = [
 const persist = process.env.D1_PERSIST_DIR ?? '.wrangler/state';
 const buildDir = process.env.BUILD_DIR ?? 'dist';
 const ports = process.env.PORTS?.split(',').filter(Boolean);
-const baseEnv = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' };
+// X_LOCAL_EXPLORER: wrangler's local explorer API (on by default), through which the browser
+// tests' `db` fixture runs SQL on a server's D1 (tests/e2e/d1.ts). Only `wrangler dev` has it.
+const baseEnv = {
+  ...process.env,
+  WRANGLER_SEND_METRICS: 'false',
+  CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+  X_LOCAL_EXPLORER: 'true',
+};
 
 /** Migrates and seeds the local D1 in `dir` (two wrangler runs: seconds each). */
 function setUpD1(dir: string) {

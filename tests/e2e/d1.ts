@@ -1,20 +1,21 @@
-import { readdirSync } from 'node:fs';
-import type { DatabaseSync } from 'node:sqlite';
+import { type MessagePort, MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 
 /**
  * The browser tests' servers and their D1s. Each Playwright worker has its own server
  * (scripts/serve.ts with PORTS: its own port, its own copy of the migrated, seeded D1 and of
  * the build), so tests in different workers never see each other's changes.
  *
- * SQL runs against the worker's D1 file directly with Node's built-in SQLite while workerd
- * serves it: how a test stands in for a change made at runtime (an admin's edit) until the
- * admin screens exist, and how it checks what the Worker stored. Tests change D1 through
- * the `db` fixture (fixtures.ts), which undoes their changes.
+ * SQL goes to the worker's server through wrangler's local explorer API
+ * (`/cdn-cgi/local/explorer/api/d1/database/<id>/raw`, part of `wrangler dev`, never of the
+ * deployed Worker): the same workerd and the same D1 object the Worker uses, so the
+ * statements take their turn with the Worker's own and are seen by its next query. It is
+ * how a test stands in for a change made at runtime (an admin's edit) until the admin
+ * screens exist, and how it checks what the Worker stored. Tests change D1 through the `db`
+ * fixture (fixtures.ts), which undoes their changes.
  *
- * Both sides see each other's writes at once: they share one SQLite file in WAL mode. Node
- * waits up to 10 s for workerd's write lock (busy_timeout); workerd does not wait for ours
- * (a Worker write that meets one fails with SQLITE_BUSY), so keep writes single, short
- * statements, as the fixture's are.
+ * Not the D1 file itself: Node's SQLite can open it while workerd serves it, but workerd
+ * does not wait for another process's write lock, so a Worker write that ran into one of
+ * the test's failed with SQLITE_BUSY (a 500) now and then.
  */
 
 /** The tests' servers' state: server i in `${E2E_D1_DIR}/${i}` (E2E_D1_DIR: two runs on one machine must not share it). */
@@ -34,68 +35,119 @@ export function workerServer() {
   return { index, port, baseURL: `http://127.0.0.1:${port}`, d1Dir: dir, buildDir: `${dir}/build` };
 }
 
-/** Runs one or more statements (`begin; …; commit` for all or nothing). */
-export function runSql(sql: string) {
-  const db = database();
-  try {
-    db.exec(sql);
-  } catch (error) {
-    // Never leave a transaction open: it would hold the write lock workerd needs.
-    if (db.isTransaction) db.exec('rollback');
-    throw error;
-  }
+/** Runs statements (one string may hold several) as one batch: all or nothing. */
+export function runSql(sql: string | string[]) {
+  d1((Array.isArray(sql) ? sql : [sql]).flatMap(statements));
 }
 
-/** The rows the first statement returns (later statements run too, in the same transaction). */
+/** The rows the first statement returns; later statements in `sql` run too, in the same batch. */
 export function querySql<Row = Record<string, unknown>>(sql: string): Row[] {
-  const db = database();
-  let rest = sql;
-  const first = db.prepare(rest);
-  rest = rest.slice(first.sourceSQL.length);
-  if (isBlank(rest)) return plain(first.all());
-  db.exec('begin immediate');
+  const [first] = d1(statements(sql));
+  return (first?.rows ?? []).map((row) => Object.fromEntries(first!.columns.map((name, i) => [name, row[i]]))) as Row[];
+}
+
+interface Result {
+  columns: string[];
+  rows: unknown[][];
+}
+
+/** Sends a batch to the explorer API and answers each statement's columns and rows. */
+function d1(batch: string[]): Result[] {
+  if (!batch.length) return [];
+  const answer = postSync(`${d1Url()}/raw`, { batch: batch.map((sql) => ({ sql })) }) as {
+    success: boolean;
+    errors?: { message: string }[];
+    result: { results: Result }[] | null;
+  };
+  if (!answer.success) {
+    throw new Error(`D1: ${answer.errors?.map((e) => e.message).join('; ')}\n  in: ${batch.join(';\n      ')}`);
+  }
+  return (answer.result ?? []).map((r) => r.results);
+}
+
+let database: { baseURL: string; url: string } | undefined;
+
+/** The explorer API's address for the one D1 binding, DB, on this worker's server. */
+function d1Url(): string {
+  const { baseURL } = workerServer();
+  if (database?.baseURL === baseURL) return database.url;
+  const base = `${baseURL}/cdn-cgi/local/explorer/api/d1/database`;
+  const list = postSync(base) as { result?: { name: string; uuid: string }[] };
+  const found = list.result?.find((db) => db.name === 'DB') ?? list.result?.[0];
+  if (!found)
+    throw new Error(`No D1 database listed at ${base} (is the local explorer on? scripts/serve.ts sets X_LOCAL_EXPLORER)`);
+  database = { baseURL, url: `${base}/${found.uuid}` };
+  return database.url;
+}
+
+/**
+ * Splits SQL into statements at the semicolons outside quotes and comments (the explorer
+ * runs a string of several but answers only the last one's rows).
+ */
+function statements(sql: string): string[] {
+  const found: string[] = [];
+  let start = 0;
+  for (let i = 0; i < sql.length; i++) {
+    const c = sql[i];
+    if (c === "'" || c === '"' || c === '`') {
+      const end = sql.indexOf(c, i + 1);
+      i = end < 0 ? sql.length : end;
+    } else if (c === '-' && sql[i + 1] === '-') {
+      const end = sql.indexOf('\n', i);
+      i = end < 0 ? sql.length : end;
+    } else if (c === '/' && sql[i + 1] === '*') {
+      const end = sql.indexOf('*/', i + 2);
+      i = end < 0 ? sql.length : end + 1;
+    } else if (c === ';') {
+      found.push(sql.slice(start, i));
+      start = i + 1;
+    }
+  }
+  found.push(sql.slice(start));
+  return found.filter((s) => !/^(?:\s|--[^\n]*(?:\n|$)|\/\*[\s\S]*?\*\/)*$/.test(s)).map((s) => s.trim());
+}
+
+let bridge: { worker: Worker; port: MessagePort; signal: Int32Array } | undefined;
+
+/**
+ * POSTs JSON (or GETs, without a body) and waits for the answer: the `db` fixture's methods
+ * are synchronous, as they were when they ran wrangler. A helper thread does the fetch; this
+ * one sleeps on a shared flag until it is done (a few milliseconds).
+ */
+function postSync(url: string, body?: unknown): unknown {
+  bridge ??= startBridge();
+  Atomics.store(bridge.signal, 0, 0);
+  bridge.worker.postMessage({ url, body });
+  if (Atomics.wait(bridge.signal, 0, 0, 30_000) === 'timed-out') throw new Error(`No answer from ${url} in 30 s`);
+  const reply = receiveMessageOnPort(bridge.port)?.message as { status: number; text: string } | { error: string };
+  if ('error' in reply) throw new Error(`${url}: ${reply.error}`);
   try {
-    const rows = plain(first.all());
-    db.exec(rest);
-    db.exec('commit');
-    return rows as Row[];
-  } catch (error) {
-    if (db.isTransaction) db.exec('rollback');
-    throw error;
+    return JSON.parse(reply.text);
+  } catch {
+    throw new Error(`${url} answered ${reply.status}: ${reply.text.slice(0, 500)}`);
   }
 }
 
-/** Rows as plain objects (node:sqlite gives null-prototype ones). */
-const plain = <Row>(rows: unknown[]) => rows.map((row) => ({ ...(row as object) })) as Row[];
-
-const isBlank = (sql: string) => /^(?:\s|--[^\n]*(?:\n|$)|\/\*[\s\S]*?\*\/)*$/.test(sql);
-
-let opened: { dir: string; db: DatabaseSync } | undefined;
-
-/** This worker's D1, opened once (the file miniflare keeps for the one D1 binding). */
-function database(): DatabaseSync {
-  const { d1Dir } = workerServer();
-  if (opened?.dir === d1Dir) return opened.db;
-  const folder = `${d1Dir}/v3/d1/miniflare-D1DatabaseObject`;
-  const files = readdirSync(folder).filter((name) => name.endsWith('.sqlite') && name !== 'metadata.sqlite');
-  if (files.length !== 1) throw new Error(`Expected one D1 database in ${folder}, found: ${files.join(', ') || 'none'}`);
-  const { DatabaseSync } = nodeSqlite();
-  // Foreign keys on, as D1 has them; wait for workerd's write lock rather than fail at once.
-  const db = new DatabaseSync(`${folder}/${files[0]}`, { enableForeignKeyConstraints: true, timeout: 10_000 });
-  opened = { dir: d1Dir, db };
-  return db;
-}
-
-/** node:sqlite (built into Node 22), without the "SQLite is an experimental feature" warning on every worker's output. */
-function nodeSqlite(): typeof import('node:sqlite') {
-  const emitWarning = process.emitWarning;
-  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
-    if (!String(warning).includes('SQLite is an experimental feature'))
-      (emitWarning as (...args: unknown[]) => void).call(process, warning, ...rest);
-  }) as typeof process.emitWarning;
-  try {
-    return process.getBuiltinModule('node:sqlite');
-  } finally {
-    process.emitWarning = emitWarning;
-  }
+function startBridge() {
+  const signal = new Int32Array(new SharedArrayBuffer(4));
+  const { port1, port2 } = new MessageChannel();
+  const worker = new Worker(
+    `const { parentPort, workerData: { signal, port } } = require('node:worker_threads');
+    parentPort.on('message', async ({ url, body }) => {
+      let reply;
+      try {
+        const init = body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+        const response = await fetch(url, init);
+        reply = { status: response.status, text: await response.text() };
+      } catch (error) {
+        reply = { error: String(error?.cause ?? error) };
+      }
+      port.postMessage(reply);
+      Atomics.store(signal, 0, 1);
+      Atomics.notify(signal, 0);
+    });`,
+    { eval: true, workerData: { signal, port: port2 }, transferList: [port2] },
+  );
+  worker.unref();
+  return { worker, port: port1, signal };
 }

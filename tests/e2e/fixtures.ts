@@ -89,8 +89,8 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
 
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
   db: async ({}, use) => {
-    // SQL that undoes the test's changes, in the order they were made. Each call is a
-    // millisecond: it runs on the worker's D1 file (d1.ts).
+    // SQL that undoes the test's changes, in the order they were made. Each call takes
+    // milliseconds: it goes to the worker's own server (d1.ts).
     const undo: string[] = [];
     const saved = new Set<string>();
     /** Updates one row's price_kobo and/or stock, first remembering (once per row) what they were. */
@@ -143,7 +143,7 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
               values (${sql(p.id)}, ${sql(variantId(label))}, ${sql(label)}, ${int(p.priceKobo)}, ${stock}, ${position})`);
           });
         }
-        runSql(`begin; ${statements.join('; ')}; commit`);
+        runSql(statements);
       },
       stockOf(id) {
         const [row] = querySql<{ stock: number }>(`select stock from products where id = ${sql(id)}`);
@@ -155,8 +155,8 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     try {
       await use(db);
     } finally {
-      // Newest first, in one transaction; a failure here fails the test.
-      if (undo.length) runSql(`begin; ${undo.reverse().join('; ')}; commit`);
+      // Newest first, in one batch (all or nothing); a failure here fails the test.
+      if (undo.length) runSql(undo.reverse());
     }
   },
 });
