@@ -51,6 +51,18 @@ const configSchema = z.object({
     .max(24 * 30)
     .default(72),
   /**
+   * The admin's alert: a reported transfer nobody confirmed after this many hours is highlighted
+   * on the dashboard and the orders list, so a false report cannot hold stock unnoticed until
+   * PAYMENT_REPORT_HOLD_HOURS expires it.
+   */
+  PAYMENT_REPORT_ALERT_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 30)
+    .default(12),
+  /** Units at or below which a product (or variant) on sale is listed as low stock on the admin dashboard. */
+  LOW_STOCK_THRESHOLD: z.coerce.number().int().min(0).max(1000).default(3),
+  /**
    * Per-order limits. The shared schema (src/features/orders/checkout.ts) already refuses more
    * than its defaults (5 and 10), which the browser knows; these may only lower them.
    */

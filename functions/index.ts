@@ -1,4 +1,5 @@
 import { createApp } from './lib/app.ts';
+import { adminRoute } from './routes/admin/index.ts';
 import { accountRoute, paymentMethodsRoute, sessionRoute } from './routes/account.ts';
 import { authRoute, googleStandinRoute } from './routes/auth.ts';
 import { health } from './routes/health.ts';
@@ -19,6 +20,7 @@ export const api = createApp()
   .route('/session', sessionRoute)
   .route('/account', accountRoute)
   .route('/payment-methods', paymentMethodsRoute)
+  .route('/admin', adminRoute)
   // Auth.js's own routes (sign-in forms, Google's callback), and the Google stand-in the API tests use (404 unless AUTH_GOOGLE_STANDIN=true).
   .route('/auth', authRoute)
   .route('/test/google', googleStandinRoute);

@@ -138,7 +138,7 @@ export function requireAdmin(): MiddlewareHandler<SignedInEnv> {
  * app-wide csrf() already refuses cross-site form posts; this also covers JSON bodies and
  * body-less posts, whatever their content type.
  */
-export function sameOriginOnly(): MiddlewareHandler<AppEnv> {
+export function sameOriginOnly<E extends AppEnv = AppEnv>(): MiddlewareHandler<E> {
   return async (c, next) => {
     const origin = c.req.header('origin');
     const site = c.req.header('sec-fetch-site');

@@ -165,6 +165,15 @@ export const orders = sqliteTable(
     expiresAt: integer('expires_at', { mode: 'timestamp' }).notNull(),
     /** Set by each status change; lets the statements of one change's batch see that it won. */
     lastTransitionId: text('last_transition_id'),
+    /** The transfer as the admin who confirmed it saw it on the bank statement (null until confirmed). */
+    paymentReceived: integer('payment_received_kobo'),
+    paymentReference: text('payment_reference'),
+    /** The admin's user id; with the history row (who and when) it answers "who confirmed this?". */
+    paymentConfirmedBy: text('payment_confirmed_by'),
+    paymentConfirmedAt: integer('payment_confirmed_at', { mode: 'timestamp' }),
+    /** Set when the order is marked shipped: the carrier and the note the shopper sees (tracking number, rider). */
+    carrier: text('carrier'),
+    trackingNote: text('tracking_note'),
     ...timestamps,
   },
   (t) => [
@@ -213,6 +222,8 @@ export const orderEvents = sqliteTable(
     fromStatus: text('from_status', { enum: ORDER_STATUSES }),
     toStatus: text('to_status', { enum: ORDER_STATUSES }).notNull(),
     actor: text('actor', { enum: ORDER_ACTORS }).notNull(),
+    /** The signed-in user who made the move (an admin, or the shopper's account); null for a guest or the Worker. */
+    actorUserId: text('actor_user_id'),
     note: text('note'),
     createdAt: timestamps.createdAt,
   },
@@ -366,3 +377,29 @@ export const reviews = sqliteTable(
 
 export type UserRow = typeof users.$inferSelect;
 export type ReviewRow = typeof reviews.$inferSelect;
+
+export const AUDIT_ENTITIES = ['product', 'order', 'subscriber'] as const;
+export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
+
+/**
+ * Every change an admin makes (a product saved or deleted, an order moved, a subscriber
+ * removed): who, when, and what changed. Written in the same D1 batch as the change, so
+ * there is no change without its row. `changes` is JSON: `{field: {from, to}}`.
+ */
+export const adminAudit = sqliteTable(
+  'admin_audit',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    entity: text('entity', { enum: AUDIT_ENTITIES }).notNull(),
+    entityId: text('entity_id').notNull(),
+    action: text('action').notNull(),
+    /** The admin's user id and, as it was then, e-mail address (kept if the account changes). */
+    actorUserId: text('actor_user_id').notNull(),
+    actorEmail: text('actor_email').notNull(),
+    changes: text('changes', { mode: 'json' }).$type<Record<string, { from: unknown; to: unknown }>>().notNull(),
+    createdAt: timestamps.createdAt,
+  },
+  (t) => [index('admin_audit_entity_idx').on(t.entity, t.entityId, t.id)],
+);
+
+export type AdminAuditRow = typeof adminAudit.$inferSelect;

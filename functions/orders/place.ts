@@ -104,6 +104,12 @@ export async function placeOrder(
     userId,
     expiresAt: new Date(now.getTime() + config.ORDER_HOLD_HOURS * HOUR_MS),
     lastTransitionId: null,
+    paymentReceived: null,
+    paymentReference: null,
+    paymentConfirmedBy: null,
+    paymentConfirmedAt: null,
+    carrier: null,
+    trackingNote: null,
     createdAt: now,
     updatedAt: now,
   };

@@ -10,7 +10,7 @@ import type { z } from 'zod/mini';
  * schema. See docs/decisions/009-api-contracts-not-hono-client.md.
  */
 export interface Endpoint {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: `/api/${string}`;
   body?: z.core.$ZodType;
   /** Classic zod or zod/mini: a schema used by a plain page script (the session) is zod/mini. */

@@ -44,91 +44,144 @@ const imageSchema = z
   .string()
   .regex(/^\/images\/products\/[a-z0-9-]+\.(svg|webp|png|jpg)$/, 'A local file under public/images/products/');
 
-/** One variant as a marketer writes it: a real option with its own price and stock. */
-export const catalogueVariantSchema = z
-  .object({
+/** Where an admin's uploaded image is served (functions/admin/images.ts): its content hash names it. */
+export const UPLOADED_IMAGE_PATTERN = /^\/images\/uploads\/[a-f0-9]{64}\.(svg|webp|png|jpg)$/;
+
+/**
+ * A product image as the admin form takes it: a URL, and one on this store (the pages load
+ * local assets only): an uploaded image, or one of the catalogue's files.
+ */
+export const productImageUrlSchema = z
+  .string({ error: 'Image URL is required' })
+  .trim()
+  .min(1, 'Image URL is required')
+  .refine(
+    (value) => UPLOADED_IMAGE_PATTERN.test(value) || /^\/images\/products\/[a-z0-9-]+\.(svg|webp|png|jpg)$/.test(value),
+    'Must be the URL of an image on this store: upload one, or use /images/products/<file>',
+  );
+
+function variantFields(image: z.ZodType<string>) {
+  return {
     id: variantIdSchema.optional(),
-    label: z.string().trim().min(1).max(60),
+    label: z.string().trim().min(1, 'A variant needs a label').max(60),
     priceNaira: priceNairaSchema,
     stock: stockSchema,
-    image: imageSchema.optional(),
-  })
-  .strict();
+    image: image.optional(),
+  };
+}
+
+/** One variant as a marketer writes it: a real option with its own price and stock. */
+export const catalogueVariantSchema = z.object(variantFields(imageSchema)).strict();
+
+/** What a product is, whoever writes it (a data file or the admin form). */
+function productFields(image: z.ZodType<string>) {
+  return {
+    name: z.string().trim().min(2, 'A name is at least 2 characters').max(120),
+    brand: z.enum(BRANDS, { error: 'Must be one of the brands in src/features/catalogue/brands.ts' }),
+    category: z.enum(CATEGORY_IDS, { error: 'Must be one of the category ids in src/features/catalogue/categories.ts' }),
+    description: z.string().trim().min(20, 'A description is at least 20 characters').max(1000),
+    priceNaira: priceNairaSchema.optional(),
+    image,
+    variantLabel: z.string().trim().min(2).max(40).optional(),
+    stock: stockSchema.optional(),
+    featured: z.boolean().default(false),
+  };
+}
+
+/**
+ * A product either has a price and stock of its own, or variants (storage, colour,
+ * edition), each with its price and stock, named together by `variantLabel` ("Storage").
+ */
+function checkVariants(
+  entry: { priceNaira?: number; stock?: number; variantLabel?: string; variants: { id?: string; label: string }[] },
+  ctx: z.RefinementCtx,
+) {
+  if (entry.variants.length === 0) {
+    if (entry.priceNaira === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['priceNaira'],
+        message: 'Required (or give the product variants, each with its price)',
+      });
+    if (entry.stock === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['stock'],
+        message: 'Required (or give the product variants, each with its stock)',
+      });
+    if (entry.variantLabel !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['variantLabel'], message: 'Only for a product with variants' });
+    return;
+  }
+  if (entry.priceNaira !== undefined)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['priceNaira'],
+      message: 'This product has variants: give each variant its priceNaira instead',
+    });
+  if (entry.stock !== undefined)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['stock'],
+      message: 'This product has variants: give each variant its stock instead',
+    });
+  if (entry.variantLabel === undefined)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['variantLabel'],
+      message: 'Required with variants: what they choose, for example "Storage" or "Colour"',
+    });
+  const ids = new Set<string>();
+  entry.variants.forEach((variant, index) => {
+    const id = variant.id ?? variantIdFromLabel(variant.label);
+    if (!PRODUCT_ID_PATTERN.test(id))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['variants', index, 'id'],
+        message: `Give this variant an id (its label "${variant.label}" makes none)`,
+      });
+    else if (ids.has(id))
+      ctx.addIssue({ code: 'custom', path: ['variants', index, 'label'], message: `Variant "${id}" is listed twice` });
+    ids.add(id);
+  });
+}
 
 /**
  * One product as a marketer writes it in src/data/products/<file>.json.
  * Prices are written in naira (what a marketer reads on a price tag) and turned
- * into integer kobo when the catalogue is loaded. A product either has a price and
- * stock of its own, or variants (storage, colour, edition), each with its price and
- * stock, named together by `variantLabel` ("Storage").
+ * into integer kobo when the catalogue is loaded.
  */
 export const catalogueEntrySchema = z
   .object({
     id: productIdSchema,
-    name: z.string().trim().min(2).max(120),
-    brand: z.enum(BRANDS, { error: 'Must be one of the brands in src/features/catalogue/brands.ts' }),
-    category: z.enum(CATEGORY_IDS, { error: 'Must be one of the category ids in src/features/catalogue/categories.ts' }),
-    description: z.string().trim().min(20).max(1000),
-    priceNaira: priceNairaSchema.optional(),
-    image: imageSchema,
-    variantLabel: z.string().trim().min(2).max(40).optional(),
+    ...productFields(imageSchema),
     variants: z.array(catalogueVariantSchema).max(20).default([]),
-    stock: stockSchema.optional(),
     rating: z.number().min(0).max(5),
     reviews: z.number().int().min(0),
-    featured: z.boolean().default(false),
   })
   .strict()
-  .superRefine((entry, ctx) => {
-    if (entry.variants.length === 0) {
-      if (entry.priceNaira === undefined)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['priceNaira'],
-          message: 'Required (or give the product variants, each with its price)',
-        });
-      if (entry.stock === undefined)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['stock'],
-          message: 'Required (or give the product variants, each with its stock)',
-        });
-      if (entry.variantLabel !== undefined)
-        ctx.addIssue({ code: 'custom', path: ['variantLabel'], message: 'Only for a product with variants' });
-      return;
-    }
-    if (entry.priceNaira !== undefined)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['priceNaira'],
-        message: 'This product has variants: give each variant its priceNaira instead',
-      });
-    if (entry.stock !== undefined)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['stock'],
-        message: 'This product has variants: give each variant its stock instead',
-      });
-    if (entry.variantLabel === undefined)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['variantLabel'],
-        message: 'Required with variants: what they choose, for example "Storage" or "Colour"',
-      });
-    const ids = new Set<string>();
-    entry.variants.forEach((variant, index) => {
-      const id = variant.id ?? variantIdFromLabel(variant.label);
-      if (!PRODUCT_ID_PATTERN.test(id))
-        ctx.addIssue({
-          code: 'custom',
-          path: ['variants', index, 'id'],
-          message: `Give this variant an id (its label "${variant.label}" makes none)`,
-        });
-      else if (ids.has(id))
-        ctx.addIssue({ code: 'custom', path: ['variants', index, 'label'], message: `Variant "${id}" is listed twice` });
-      ids.add(id);
-    });
-  });
+  .superRefine(checkVariants);
+
+/**
+ * A product as the admin form sends it: the catalogue's rules, with the image as a URL on
+ * this store (an upload). Not strict: what a form must not set (rating, review count,
+ * archived, and the id after creation) is dropped, not refused. `id` is optional on
+ * creation (made from the name when absent) and ignored on an edit.
+ */
+export const productInputSchema = z
+  .object({
+    id: productIdSchema.optional(),
+    ...productFields(productImageUrlSchema),
+    variants: z
+      .array(z.object(variantFields(productImageUrlSchema)))
+      .max(20, 'At most 20 variants')
+      .default([]),
+  })
+  .superRefine(checkVariants);
+
+export type ProductInput = z.infer<typeof productInputSchema>;
+/** What the form holds before parsing (featured and variants may be absent). */
+export type ProductInputDraft = z.input<typeof productInputSchema>;
 
 export type CatalogueEntry = z.infer<typeof catalogueEntrySchema>;
 

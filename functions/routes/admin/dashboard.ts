@@ -1,0 +1,5 @@
+import type { SignedInEnv } from '../../auth/session.ts';
+import { Hono } from 'hono';
+
+// Skeleton: the routes arrive with their implementation.
+export const adminDashboardRoute = new Hono<SignedInEnv>();

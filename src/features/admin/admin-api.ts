@@ -1,0 +1,274 @@
+import { z } from 'zod';
+import { endpoint } from '../../lib/api-contract.ts';
+import { CATEGORY_IDS } from '../catalogue/categories.ts';
+import { productInputSchema } from '../catalogue/product.ts';
+import { DELIVERY_METHODS } from '../orders/delivery.ts';
+import { ORDER_ACTORS, ORDER_STATUSES } from '../orders/order-status.ts';
+import { orderViewSchema } from '../orders/order-view.ts';
+
+/**
+ * The admin API's contract (see src/lib/api-contract.ts): everything under /api/admin/*,
+ * all of it behind one middleware that answers 401 to guests and 403 to signed-in users
+ * who are not admins (functions/routes/admin/index.ts). Money is kobo in answers; the
+ * forms take naira (what a price tag and a bank statement show) and the Worker converts.
+ */
+
+const kobo = z.number().int().nonnegative();
+const count = z.number().int().nonnegative();
+const instant = z.iso.datetime();
+const page = z.coerce.number().int().min(1, 'Pages start at 1').max(10_000).default(1);
+const search = z.string().trim().max(100, 'Search for at most 100 characters').optional();
+
+/** A list's page: which one, how many per page, and how many there are in all. */
+const paging = { page: z.number().int().positive(), pageSize: z.number().int().positive(), total: count };
+
+/**
+ * One entry of the audit trail: an admin's change to a product, an order or a subscriber.
+ * `changes` maps each changed field to what it was and what it became.
+ */
+export const auditEntrySchema = z.object({
+  at: instant,
+  by: z.string(),
+  action: z.string(),
+  changes: z.record(z.string(), z.object({ from: z.unknown(), to: z.unknown() })),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+// ── Orders ────────────────────────────────────────────────────────────────────────────────
+
+/** GET /api/admin/orders: filtered by status, searched by number, e-mail, phone or name; newest first. */
+export const adminOrderQuerySchema = z.object({
+  status: z.enum(ORDER_STATUSES, { error: `Must be one of: ${ORDER_STATUSES.join(', ')}` }).optional(),
+  q: search,
+  page,
+});
+
+/** An order as a row of the admin's lists (orders page, dashboard). */
+export const adminOrderSummarySchema = z.object({
+  number: z.string(),
+  status: z.enum(ORDER_STATUSES),
+  createdAt: instant,
+  customerName: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  deliveryMethod: z.enum(DELIVERY_METHODS),
+  items: count,
+  total: kobo,
+  /** When the shopper said they paid (null if they have not). */
+  reportedAt: instant.nullable(),
+  /** When the order's hold on its stock ends, for an order still waiting for its money. */
+  expiresAt: instant.nullable(),
+  /** A reported transfer unconfirmed for longer than PAYMENT_REPORT_ALERT_HOURS: highlight it. */
+  overdue: z.boolean(),
+});
+export type AdminOrderSummary = z.infer<typeof adminOrderSummarySchema>;
+
+export const adminOrderListSchema = z.object({
+  orders: z.array(adminOrderSummarySchema),
+  ...paging,
+  /** Orders per status, over the whole store (the filter's counts). */
+  counts: z.record(z.enum(ORDER_STATUSES), count),
+});
+
+/** One order as the admin sees it: the shopper's view plus what only staff see. */
+export const adminOrderDetailSchema = z.object({
+  order: orderViewSchema,
+  /**
+   * What the admin's next move must name: the order as it was loaded. A move made on an
+   * older version (another admin moved it meanwhile) is refused with 409 `order_changed`.
+   */
+  version: z.string(),
+  overdue: z.boolean(),
+  payment: z.object({ received: kobo, reference: z.string(), confirmedBy: z.string(), confirmedAt: instant }).nullable(),
+  shipment: z.object({ carrier: z.string().nullable(), trackingNote: z.string().nullable() }).nullable(),
+  /** Every status change: who (an admin's e-mail; null for the shopper or the Worker), when, and the note (a cancel's reason). */
+  history: z.array(
+    z.object({
+      from: z.enum(ORDER_STATUSES).nullable(),
+      to: z.enum(ORDER_STATUSES),
+      actor: z.enum(ORDER_ACTORS),
+      by: z.string().nullable(),
+      note: z.string().nullable(),
+      at: instant,
+    }),
+  ),
+  audit: z.array(auditEntrySchema),
+});
+export type AdminOrderDetail = z.infer<typeof adminOrderDetailSchema>;
+
+const version = z.string({ error: 'Reload the order and try again' }).min(1).max(100);
+const nairaAmount = z
+  .number({ error: 'Must be the amount received, in naira (for example 1250000)' })
+  .positive('Must be more than 0')
+  .max(1_000_000_000);
+
+export const confirmPaymentSchema = z.object({
+  version,
+  /** What the bank statement shows arrived, in naira; at least the order's total. */
+  amountReceivedNaira: nairaAmount,
+  /** The transfer's reference or session id on the bank statement. */
+  bankReference: z
+    .string({ error: "The transfer's reference on the bank statement is required" })
+    .trim()
+    .min(3, 'At least 3 characters')
+    .max(60, 'At most 60 characters'),
+});
+export const shipOrderSchema = z.object({
+  version,
+  carrier: z.string().trim().max(60, 'At most 60 characters').optional(),
+  /** What the shopper sees: a tracking number, the rider's name and phone. */
+  trackingNote: z.string().trim().max(200, 'At most 200 characters').optional(),
+});
+export const deliverOrderSchema = z.object({ version });
+export const cancelOrderSchema = z.object({
+  version,
+  /** Shown in the order's history and the shopper's e-mail. */
+  reason: z
+    .string({ error: 'Say why the order is cancelled' })
+    .trim()
+    .min(3, 'Say why the order is cancelled (at least 3 characters)')
+    .max(300, 'At most 300 characters'),
+});
+
+// ── Dashboard ─────────────────────────────────────────────────────────────────────────────
+
+export const dashboardSchema = z.object({
+  generatedAt: instant,
+  /** Transfers shoppers reported and nobody confirmed yet, oldest first. */
+  reportedPayments: z.array(adminOrderSummarySchema),
+  /** Unpaid orders whose hold ends within the next 12 hours, soonest first. */
+  expiringSoon: z.array(adminOrderSummarySchema),
+  /** Products and variants on sale at or below LOW_STOCK_THRESHOLD units, fewest first. */
+  lowStock: z.array(
+    z.object({ productId: z.string(), variantId: z.string(), name: z.string(), variant: z.string(), stock: count }),
+  ),
+  lowStockThreshold: count,
+  alertHours: z.number().positive(),
+  /** The last 30 days (Lagos time), oldest first: orders placed, and revenue of those paid (paid, shipped or delivered). */
+  daily: z.array(z.object({ day: z.iso.date(), orders: count, revenue: kobo })),
+});
+export type Dashboard = z.infer<typeof dashboardSchema>;
+
+// ── Catalogue ─────────────────────────────────────────────────────────────────────────────
+
+export const adminProductQuerySchema = z.object({
+  q: search,
+  category: z.enum(CATEGORY_IDS, { error: 'Not one of the store’s categories' }).optional(),
+  /** "true": the archived (deleted) products instead of those on sale. */
+  archived: z.enum(['true', 'false']).optional(),
+  page,
+});
+
+export const adminProductSummarySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  brand: z.string(),
+  category: z.string(),
+  /** The lowest price (kobo) and the total stock, over the variants when it has them. */
+  price: kobo,
+  stock: count,
+  variants: count,
+  image: z.string(),
+  featured: z.boolean(),
+  active: z.boolean(),
+  updatedAt: instant,
+});
+export type AdminProductSummary = z.infer<typeof adminProductSummarySchema>;
+
+export const adminProductListSchema = z.object({ products: z.array(adminProductSummarySchema), ...paging });
+
+/** A product as the admin form edits it (naira, as typed), with what only the Worker sets. */
+export const adminProductDetailSchema = z.object({
+  id: z.string(),
+  form: productInputSchema,
+  active: z.boolean(),
+  rating: z.number(),
+  reviews: count,
+  /** The version an edit must name (409 `product_changed` when someone saved it meanwhile). */
+  version: z.string(),
+  /** True when orders refer to it: deleting it archives it instead of erasing it. */
+  ordered: z.boolean(),
+  audit: z.array(auditEntrySchema),
+});
+export type AdminProductDetail = z.infer<typeof adminProductDetailSchema>;
+
+/** PUT /api/admin/products/:id: the form, and the version it was loaded at. */
+export const updateProductSchema = z.intersection(productInputSchema, z.object({ version }));
+
+export const deleteProductAnswerSchema = z.object({
+  /** Erased (never ordered), or archived (kept for the orders that name it, gone from the shop). */
+  outcome: z.enum(['deleted', 'archived']),
+});
+
+/** POST /api/admin/images answers with where the uploaded image is served. */
+export const uploadedImageSchema = z.object({ url: z.string(), contentType: z.string(), bytes: count });
+
+// ── Subscribers ───────────────────────────────────────────────────────────────────────────
+
+export const subscriberQuerySchema = z.object({ q: search, page });
+export const subscriberListSchema = z.object({
+  subscribers: z.array(z.object({ id: z.number().int(), email: z.string(), createdAt: instant })),
+  ...paging,
+});
+
+/** The admin API (src/lib/api-contract.ts). Query strings are validated with the *QuerySchema above. */
+export const adminApi = {
+  dashboard: endpoint({ method: 'GET', path: '/api/admin/dashboard', response: dashboardSchema }),
+
+  orders: endpoint({ method: 'GET', path: '/api/admin/orders', response: adminOrderListSchema }),
+  order: endpoint({ method: 'GET', path: '/api/admin/orders/:number', response: adminOrderDetailSchema }),
+  confirmPayment: endpoint({
+    method: 'POST',
+    path: '/api/admin/orders/:number/confirm-payment',
+    body: confirmPaymentSchema,
+    response: adminOrderDetailSchema,
+  }),
+  ship: endpoint({
+    method: 'POST',
+    path: '/api/admin/orders/:number/ship',
+    body: shipOrderSchema,
+    response: adminOrderDetailSchema,
+  }),
+  deliver: endpoint({
+    method: 'POST',
+    path: '/api/admin/orders/:number/deliver',
+    body: deliverOrderSchema,
+    response: adminOrderDetailSchema,
+  }),
+  cancel: endpoint({
+    method: 'POST',
+    path: '/api/admin/orders/:number/cancel',
+    body: cancelOrderSchema,
+    response: adminOrderDetailSchema,
+  }),
+
+  products: endpoint({ method: 'GET', path: '/api/admin/products', response: adminProductListSchema }),
+  product: endpoint({ method: 'GET', path: '/api/admin/products/:id', response: adminProductDetailSchema }),
+  createProduct: endpoint({
+    method: 'POST',
+    path: '/api/admin/products',
+    body: productInputSchema,
+    response: adminProductDetailSchema,
+  }),
+  updateProduct: endpoint({
+    method: 'PUT',
+    path: '/api/admin/products/:id',
+    body: updateProductSchema,
+    response: adminProductDetailSchema,
+  }),
+  deleteProduct: endpoint({ method: 'DELETE', path: '/api/admin/products/:id', response: deleteProductAnswerSchema }),
+  /**
+   * The image's bytes as the body (not JSON), its type in `content-type`; the Worker checks the
+   * type by the content itself and caps the size.
+   */
+  uploadImage: endpoint({ method: 'POST', path: '/api/admin/images', response: uploadedImageSchema }),
+
+  subscribers: endpoint({ method: 'GET', path: '/api/admin/subscribers', response: subscriberListSchema }),
+  /** text/csv, not JSON: every subscriber (the contract's response is the file's text). */
+  exportSubscribers: endpoint({ method: 'GET', path: '/api/admin/subscribers/export', response: z.string() }),
+  removeSubscriber: endpoint({
+    method: 'DELETE',
+    path: '/api/admin/subscribers/:id',
+    response: z.object({ removed: z.literal(true) }),
+  }),
+};
