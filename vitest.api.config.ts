@@ -13,6 +13,8 @@ export default defineConfig({
         compatibilityDate: '2026-10-12',
         compatibilityFlags: ['nodejs_compat'],
         d1Databases: ['DB'],
+        // Admins' uploaded images (wrangler.toml's r2_buckets): a local bucket per test file.
+        r2Buckets: ['IMAGES'],
         bindings: {
           SITE_URL: 'http://localhost:8787',
           // Rate limits far above what any test file sends (requests here carry no

@@ -181,6 +181,9 @@ export const orders = sqliteTable(
     index('orders_status_expires_idx').on(t.status, t.expiresAt),
     index('orders_email_idx').on(t.email),
     index('orders_user_idx').on(t.userId),
+    // The admin's lists: newest first, overall and per status, and the dashboard's days.
+    index('orders_created_idx').on(t.createdAt),
+    index('orders_status_created_idx').on(t.status, t.createdAt),
   ],
 );
 

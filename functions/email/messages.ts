@@ -113,8 +113,28 @@ function statusNews(order: OrderView, status: OrderStatus): string | undefined {
   return STATUS_NEWS[status];
 }
 
-export function statusChangeEmail(order: OrderView, status: OrderStatus, siteUrl: string): EmailMessage {
+/**
+ * The shipment as the shopper's e-mail repeats it: what the admin typed when marking the order
+ * shipped (the store's words, not the shopper's), one line each.
+ */
+function shipmentNews(order: OrderView): string | undefined {
+  const oneLine = (text: string | null | undefined) => text?.replace(/[\p{C}\p{Z}]+/gu, ' ').trim() || undefined;
+  const carrier = oneLine(order.shipment?.carrier);
+  const note = oneLine(order.shipment?.trackingNote);
+  if (!carrier && !note) return undefined;
+  return [carrier && `Carrier: ${carrier}`, note && `Tracking: ${note}`].filter(Boolean).join('\n');
+}
+
+export function statusChangeEmail(
+  order: OrderView,
+  status: OrderStatus,
+  siteUrl: string,
+  /** An admin's cancel: the reason they gave, told to the shopper. */
+  { reason }: { reason?: string } = {},
+): EmailMessage {
   const badge = statusBadge(status);
+  const why = status === 'cancelled' ? reason?.replace(/[\p{C}\p{Z}]+/gu, ' ').trim() : undefined;
+  const extra = status === 'shipped' ? shipmentNews(order) : why ? `Reason: ${why}` : undefined;
   return compose(
     `order_status_${status}`,
     order.customer.email,
@@ -122,6 +142,7 @@ export function statusChangeEmail(order: OrderView, status: OrderStatus, siteUrl
     [
       greeting(order.customer.name),
       statusNews(order, status) ?? `Your order ${order.number} is now ${badge.detail.toLowerCase()}.`,
+      ...(extra ? [extra] : []),
       orderSummary(order),
       `Follow your order at ${trackUrl(siteUrl, order)}.`,
       'GTS Electronics',

@@ -1,4 +1,5 @@
-import { and, eq, exists, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, eq, exists, inArray, isNull, notExists, type SQL, sql } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
 import { nextStatus, type OrderActor, type OrderEvent, type OrderStatus } from '../../src/features/orders/order-status.ts';
 import type { Db } from '../db/client.ts';
 import { orderEvents, orderLines, orders, products, productVariants, type OrderRow } from '../db/schema.ts';
@@ -27,6 +28,37 @@ export function holdEndsAt(status: OrderStatus, config: Config, now: Date): Date
   return new Date(Math.floor(now.getTime() / 1000) * 1000 + config.PAYMENT_REPORT_HOLD_HOURS * HOUR_MS);
 }
 
+/** Columns a move may set along with the status (the payment an admin confirmed, the shipment). */
+export type OrderMoveColumns = Partial<
+  Pick<
+    typeof orders.$inferInsert,
+    'paymentReceived' | 'paymentReference' | 'paymentConfirmedBy' | 'paymentConfirmedAt' | 'carrier' | 'trackingNote'
+  >
+>;
+
+export interface MoveOptions {
+  /** Kept on the history row (a cancel's reason). */
+  note?: string;
+  now?: Date;
+  /**
+   * The order's last transition as the caller saw it (null: none since it was placed). Given,
+   * the compare-and-set also requires it, and a lost race is a 409 `order_changed` instead of
+   * being judged again against the order's new state: an admin's move made on a page showing
+   * an older version of the order must not happen (two admins confirming at once: one wins).
+   */
+  expectedTransitionId?: string | null;
+  /** More columns for the compare-and-set update, written only with the move. */
+  set?: OrderMoveColumns;
+  /** The signed-in user making the move (an admin), kept on the history row. */
+  actorUserId?: string | null;
+  /**
+   * More statements for the move's batch (the admin's audit row). `won` is true only if this
+   * move won its compare-and-set; each statement must be guarded by it (an INSERT … SELECT …
+   * WHERE won), as the history row and the e-mail are.
+   */
+  also?: (won: SQL) => BatchItem<'sqlite'>[];
+}
+
 /**
  * Moves an order with the state machine (src/features/orders/order-status.ts), as one
  * D1 batch: a compare-and-set on the status that stamps a fresh transition id, then the
@@ -41,8 +73,9 @@ export async function changeOrderStatus(
   order: OrderRow,
   event: OrderEvent,
   actor: OrderActor,
-  { note, now = new Date() }: { note?: string; now?: Date } = {},
+  options: MoveOptions = {},
 ): Promise<OrderRow> {
+  const { note, now = new Date(), expectedTransitionId, set = {}, actorUserId = null, also } = options;
   const move = nextStatus(order.status, event, actor);
   if (!move.ok) {
     throw new ApiError(
@@ -53,21 +86,29 @@ export async function changeOrderStatus(
   }
   const transitionId = crypto.randomUUID();
   const expiresAt = holdEndsAt(move.to, config, now);
-  const moved = { ...order, status: move.to, lastTransitionId: transitionId, ...(expiresAt ? { expiresAt } : {}) };
+  const moved = { ...order, ...set, status: move.to, lastTransitionId: transitionId, ...(expiresAt ? { expiresAt } : {}) };
   const [lines, events] = await loadOrderLinesAndHistory(db, order.id);
   // The order as the e-mail about this change shows it, its history included (an expiry can
   // tell whether the shopper had reported a transfer).
   const view = toOrderView(moved, lines, [...events, { toStatus: move.to, createdAt: now }], config);
+  // An admin's cancel tells the shopper why; the shopper's own cancel needs no reason repeated.
+  const email = statusChangeEmail(view, move.to, config.SITE_URL, actor === 'admin' ? { reason: note } : {});
   // Only query builders go in the batch: drizzle's D1 batch cannot bind the parameters of a
   // raw db.run(sql`…`) statement (drizzle-orm#2277, "Cannot read properties of undefined (reading 'bind')").
   // updated_at is set by the schema's $onUpdate on each update() below.
-  const won = and(eq(orders.id, order.id), eq(orders.lastTransitionId, transitionId));
+  const won = and(eq(orders.id, order.id), eq(orders.lastTransitionId, transitionId)) as SQL;
+  const sameVersion =
+    expectedTransitionId === undefined
+      ? undefined
+      : expectedTransitionId === null
+        ? isNull(orders.lastTransitionId)
+        : eq(orders.lastTransitionId, expectedTransitionId);
 
   const [updated] = await db.batch([
     db
       .update(orders)
-      .set({ status: move.to, lastTransitionId: transitionId, ...(expiresAt ? { expiresAt } : {}) })
-      .where(and(eq(orders.id, order.id), eq(orders.status, move.from)))
+      .set({ ...set, status: move.to, lastTransitionId: transitionId, ...(expiresAt ? { expiresAt } : {}) })
+      .where(and(eq(orders.id, order.id), eq(orders.status, move.from), sameVersion))
       .returning(),
     db.insert(orderEvents).select(
       db
@@ -77,23 +118,26 @@ export async function changeOrderStatus(
           fromStatus: sql`${move.from}`.as('from_status'),
           toStatus: sql`${move.to}`.as('to_status'),
           actor: sql`${actor}`.as('actor'),
+          actorUserId: sql`${actorUserId}`.as('actor_user_id'),
           note: sql`${note ?? null}`.as('note'),
           createdAt: sql`${Math.floor(now.getTime() / 1000)}`.as('created_at'),
         })
         .from(orders)
         .where(won),
     ),
-    queueEmailIfTransition(db, statusChangeEmail(view, move.to, config.SITE_URL), order.id, transitionId),
+    queueEmailIfTransition(db, email, order.id, transitionId),
     ...(move.releasesStock ? releaseStock(db, order.id, won) : []),
+    ...(also ? also(exists(db.select({ one: sql`1` }).from(orders).where(won))) : []),
   ]);
   const row = updated[0];
   if (!row) {
     // Someone else moved the order first; judge the request against where it is now. Not an
     // expiry: whether the order is overdue depends on its new hold (a report just made starts
-    // one), so expireIfOverdue() reloads it and judges again.
-    const current = await reloadOrder(db, order);
+    // one), so expireIfOverdue() reloads it and judges again. Nor a move made on a version the
+    // caller named (an admin's): that version is gone.
+    const current = expectedTransitionId === undefined ? await reloadOrder(db, order) : undefined;
     if (current && current.status !== order.status && event !== 'expire')
-      return changeOrderStatus(db, config, current, event, actor, { note, now });
+      return changeOrderStatus(db, config, current, event, actor, options);
     throw new ApiError(409, 'order_changed', 'The order changed while this request ran. Please reload it.');
   }
   return row;
@@ -102,6 +146,8 @@ export async function changeOrderStatus(
 /**
  * Gives an order's units back, in the batch of the move that wins (`won`): a variant's to
  * the variant (its trigger keeps the product's total), a product's without variants to it.
+ * Units of a variant an admin has since removed, or of a product that has since been given
+ * variants, go back to nothing: the product's stock must stay the sum of its variants'.
  */
 function releaseStock(db: Db, orderId: string, won: SQL | undefined) {
   const ordered = (where: SQL) =>
@@ -131,6 +177,7 @@ function releaseStock(db: Db, orderId: string, won: SQL | undefined) {
               .from(orderLines)
               .where(and(eq(orderLines.orderId, orderId), eq(orderLines.variantId, ''))),
           ),
+          notExists(db.select({ one: sql`1` }).from(productVariants).where(eq(productVariants.productId, products.id))),
           moveWon,
         ),
       ),

@@ -54,5 +54,13 @@ export function toOrderView(
       ? { ...bankAccount(config), amount: order.total, reference: order.number, due: awaitsPayment(order.status) }
       : null,
     history: events.map((e) => ({ status: e.toStatus, at: e.createdAt.toISOString() })),
+    shipment: shipmentOf(order),
   };
+}
+
+/** The shipment as the admin recorded it when marking the order shipped (null before, or with nothing recorded). */
+export function shipmentOf(order: Pick<OrderRow, 'carrier' | 'trackingNote'>): OrderView['shipment'] {
+  return order.carrier || order.trackingNote
+    ? { carrier: order.carrier || null, trackingNote: order.trackingNote || null }
+    : null;
 }

@@ -3,14 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { safeParse } from 'zod/mini';
 import { api } from '../../functions/index.ts';
 import { accountApi } from '../../src/features/account/account-api.ts';
+import { adminApi } from '../../src/features/admin/admin-api.ts';
 import { productApi } from '../../src/features/catalogue/product-api.ts';
 import { subscribeApi } from '../../src/features/newsletter/subscribe.ts';
 import { orderApi } from '../../src/features/orders/order-api.ts';
 import { installApi } from '../../src/features/pwa/install-api.ts';
-import { fillPath, type Endpoint } from '../../src/lib/api-contract.ts';
+import { type AnswerOf, fillPath, type Endpoint } from '../../src/lib/api-contract.ts';
 import { errorBodySchema } from '../../src/lib/api-error.ts';
 import { Browser, linkToken, newEmail, PASSWORD } from './account-helpers.ts';
-import { orderRequest, PS5 } from './orders-helpers.ts';
+import { signedInAdmin, send } from './admin-helpers.ts';
+import { orderRequest, PS5, placeOrder } from './orders-helpers.ts';
 
 /**
  * Every answer the real Worker gives is exactly what its contract (src/lib/api-contract.ts)
@@ -22,6 +24,7 @@ const CONTRACTS: readonly Endpoint[] = [
   subscribeApi,
   ...Object.values(accountApi),
   ...Object.values(installApi),
+  ...Object.values(adminApi),
 ];
 
 /**
@@ -190,6 +193,89 @@ describe('API contracts', () => {
       }),
     );
     await answer(accountApi.signOut, await browser.post('/account/sign-out'));
+  });
+
+  it('admin: every endpoint, through a signed-in admin', async () => {
+    const { browser } = await signedInAdmin();
+    const answer = async <E extends Endpoint>(endpoint: E, response: Response, status = 200) => {
+      expect(response.status, await response.clone().text()).toBe(status);
+      const json: unknown = await response.json();
+      expectFitsContract(endpoint, json);
+      return json as AnswerOf<E>;
+    };
+    const path = (endpoint: Endpoint, params: Record<string, string> = {}) => fillPath(endpoint.path, params).slice(4);
+
+    await answer(adminApi.dashboard, await browser.get(path(adminApi.dashboard)));
+    await answer(adminApi.orders, await browser.get(`${path(adminApi.orders)}?status=awaiting_payment`));
+    const placed = await placeOrder();
+    const number = { number: placed.order.number };
+    let detail = await answer(adminApi.order, await browser.get(path(adminApi.order, number)));
+    detail = await answer(
+      adminApi.confirmPayment,
+      await browser.post(path(adminApi.confirmPayment, number), {
+        version: detail.version,
+        amountReceivedNaira: placed.order.total / 100,
+        bankReference: 'CONTRACT-1',
+      }),
+    );
+    detail = await answer(
+      adminApi.ship,
+      await browser.post(path(adminApi.ship, number), { version: detail.version, trackingNote: 'Rider: 0803 000 0000' }),
+    );
+    await answer(adminApi.deliver, await browser.post(path(adminApi.deliver, number), { version: detail.version }));
+    const other = { number: (await placeOrder()).order.number };
+    const otherDetail = await answer(adminApi.order, await browser.get(path(adminApi.order, other)));
+    await answer(
+      adminApi.cancel,
+      await browser.post(path(adminApi.cancel, other), { version: otherDetail.version, reason: 'Out of stock at the supplier' }),
+    );
+
+    await answer(adminApi.products, await browser.get(`${path(adminApi.products)}?category=phones`));
+    await answer(adminApi.product, await browser.get(path(adminApi.product, { id: PS5.id })));
+    const form = {
+      name: 'Contract Test Charger',
+      brand: 'Samsung',
+      category: 'accessories',
+      description: 'A charger created by the contract test, described at some length.',
+      priceNaira: 12500.5,
+      stock: 4,
+      image: '/images/products/galaxy-buds-3-pro.svg',
+    };
+    const created = await answer(adminApi.createProduct, await browser.post(path(adminApi.createProduct), form), 201);
+    await answer(
+      adminApi.updateProduct,
+      await send(browser, 'PUT', path(adminApi.updateProduct, { id: created.id }), {
+        ...form,
+        priceNaira: 13000,
+        version: created.version,
+      }),
+    );
+    await answer(adminApi.deleteProduct, await send(browser, 'DELETE', path(adminApi.deleteProduct, { id: created.id })));
+    const png = Uint8Array.from(
+      atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='),
+      (c) => c.charCodeAt(0),
+    );
+    await answer(
+      adminApi.uploadImage,
+      await browser.request(adminApi.uploadImage.path, {
+        method: 'POST',
+        headers: { origin: browser.origin, 'content-type': 'image/png' },
+        body: png,
+      }),
+      201,
+    );
+
+    await browser.post('/subscribe', { email: 'contract-admin@example.com' });
+    const list = await answer(adminApi.subscribers, await browser.get(`${path(adminApi.subscribers)}?q=contract-admin`));
+    // The export is a CSV file, not JSON: its contract's response is the text.
+    const csv = await browser.get(path(adminApi.exportSubscribers));
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    const text = await csv.text();
+    expect(safeParse(adminApi.exportSubscribers.response, text).success).toBe(true);
+    expect(text).toContain('contract-admin@example.com');
+    const id = String(list.subscribers[0]!.id);
+    await answer(adminApi.removeSubscriber, await send(browser, 'DELETE', path(adminApi.removeSubscriber, { id })));
   });
 
   it('refusals share one error shape', async () => {

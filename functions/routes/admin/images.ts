@@ -1,5 +1,14 @@
-import type { SignedInEnv } from '../../auth/session.ts';
 import { Hono } from 'hono';
+import { adminApi } from '../../../src/features/admin/admin-api.ts';
+import { uploadImage } from '../../admin/images.ts';
+import type { SignedInEnv } from '../../auth/session.ts';
+import { reply } from '../../lib/reply.ts';
 
-// Skeleton: the routes arrive with their implementation.
-export const adminImagesRoute = new Hono<SignedInEnv>();
+/**
+ * POST /api/admin/images: the image's bytes as the body, its type in content-type. Not under
+ * the API's 64 KB body limit (functions/lib/app.ts): uploadImage() caps it at 2 MB as it reads.
+ */
+export const adminImagesRoute = new Hono<SignedInEnv>().post('/', async (c) => {
+  const uploaded = await uploadImage(c.env.IMAGES, c.req.raw);
+  return reply(c, adminApi.uploadImage, uploaded, 201);
+});

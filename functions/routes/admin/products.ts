@@ -1,5 +1,35 @@
-import type { SignedInEnv } from '../../auth/session.ts';
 import { Hono } from 'hono';
+import { z } from 'zod';
+import { adminApi, adminProductQuerySchema, updateProductSchema } from '../../../src/features/admin/admin-api.ts';
+import { productIdSchema, productInputSchema } from '../../../src/features/catalogue/product.ts';
+import { adminProductDetail, createProduct, deleteProduct, listAdminProducts, updateProduct } from '../../admin/products.ts';
+import type { SignedInEnv } from '../../auth/session.ts';
+import { reply } from '../../lib/reply.ts';
+import { validate } from '../../lib/validate.ts';
 
-// Skeleton: the routes arrive with their implementation.
-export const adminProductsRoute = new Hono<SignedInEnv>();
+const idParam = validate('param', z.object({ id: productIdSchema }));
+
+/**
+ * /api/admin/products: the catalogue as admins edit it (functions/admin/products.ts). The
+ * admin router has checked the admin (c.var.user) and, for writes, the origin.
+ */
+export const adminProductsRoute = new Hono<SignedInEnv>()
+  .get('/', validate('query', adminProductQuerySchema), async (c) => {
+    return reply(c, adminApi.products, await listAdminProducts(c.var.db, c.req.valid('query')));
+  })
+  .get('/:id', idParam, async (c) => {
+    return reply(c, adminApi.product, await adminProductDetail(c.var.db, c.req.valid('param').id));
+  })
+  .post('/', validate('json', productInputSchema), async (c) => {
+    return reply(c, adminApi.createProduct, await createProduct(c.var.db, c.var.user, c.req.valid('json')), 201);
+  })
+  .put('/:id', idParam, validate('json', updateProductSchema), async (c) => {
+    // The path names the product: an id in the body (like rating, reviews or archived) changes nothing.
+    const { version, ...input } = c.req.valid('json');
+    const { id } = c.req.valid('param');
+    return reply(c, adminApi.updateProduct, await updateProduct(c.var.db, c.var.user, id, input, version));
+  })
+  .delete('/:id', idParam, async (c) => {
+    const outcome = await deleteProduct(c.var.db, c.var.user, c.req.valid('param').id);
+    return reply(c, adminApi.deleteProduct, { outcome });
+  });

@@ -26,6 +26,13 @@ export default function TrackedOrder({ order, ref }: { order: OrderView; ref?: R
         <br />
         {order.customer.address}, {order.customer.city}, {order.customer.state}
       </p>
+      {order.shipment ? (
+        <p className="track__shipment">
+          {order.shipment.carrier ? <>Carrier: {order.shipment.carrier}</> : null}
+          {order.shipment.carrier && order.shipment.trackingNote ? <br /> : null}
+          {order.shipment.trackingNote ? <>Tracking: {order.shipment.trackingNote}</> : null}
+        </p>
+      ) : null}
       <h3>History</h3>
       <ol className="track__history">
         {order.history.map((h) => (

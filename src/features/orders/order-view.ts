@@ -71,6 +71,12 @@ export const orderViewSchema = z.object({
     }),
   ),
   history: z.array(z.object({ status: z.enum(ORDER_STATUSES), at: z.iso.datetime() })),
+  /**
+   * How the order travels, once the store shipped it: the carrier and the note the store left
+   * for the shopper (a tracking number, the rider's name and phone); null before it shipped.
+   * Optional for answers from before it existed.
+   */
+  shipment: z.object({ carrier: z.string().nullable(), trackingNote: z.string().nullable() }).nullable().optional(),
 });
 
 export type OrderView = z.infer<typeof orderViewSchema>;
