@@ -45,6 +45,9 @@ export default defineConfig({
   use: {
     baseURL: server?.baseURL,
     trace: 'retain-on-failure',
+    // Each test's fresh context would register the service worker and pre-cache the app shell
+    // and core pages: seconds of work per test that only tests/e2e/pwa.spec.ts is about (it allows them).
+    serviceWorkers: (process.env.E2E_SW as 'allow' | 'block' | undefined) ?? 'block',
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS },
   },
   projects: [

@@ -276,7 +276,7 @@ test('a wrong password shows the banner; too many show the wait', async ({ page 
   }
   await signIn(page, email, 'Wrong-password-6');
   await expect(alertBanner(page)).toHaveText(
-    /^Too many failed sign-in attempts\. Please wait \d+ minutes? and try again, or reset your password\.$/,
+    /^Too many failed sign-in attempts\. Please wait \d+ (minutes?|seconds?) and try again, or reset your password\.$/,
   );
 });
 

@@ -3,6 +3,9 @@ import type { BrowserContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { islandsHydrated } from './islands.ts';
 
+// The other browser tests block service workers (playwright.config.ts); these are about them.
+test.use({ serviceWorkers: 'allow' });
+
 /**
  * The installable app (docs/decisions/015-service-worker-and-offline.md): manifest, service
  * worker, offline pages and cart, the update offer, the install banner, notifications and

@@ -18,9 +18,14 @@ test('a shopper browses a category, filters, loads more, and adds a variant to t
   await expect(page).toHaveURL(/category=phones&sort=price-desc/);
   const cards = page.locator('[data-product-id]');
   await expect(cards).toHaveCount(9);
-  const prices = await cards.locator('.price').allTextContents();
-  const kobo = prices.map((p) => Number(p.replace(/[^\d]/g, '')));
-  expect(kobo).toEqual([...kobo].sort((a, b) => b - a));
+  // The URL changes at once; the sorted results replace the old ones when the API answers.
+  const shownPrices = async () => (await cards.locator('.price').allTextContents()).map((p) => Number(p.replace(/[^\d]/g, '')));
+  await expect
+    .poll(async () => {
+      const kobo = await shownPrices();
+      return kobo.every((price, i) => i === 0 || kobo[i - 1]! >= price);
+    })
+    .toBe(true);
 
   await page.getByRole('button', { name: 'Load More Products' }).click();
   await expect(cards).toHaveCount(10);
