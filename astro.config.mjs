@@ -91,7 +91,9 @@ function pwa() {
         'logo192.png',
         'favicon.svg',
       ],
-      globIgnores: ['**/node_modules/**', 'sw.js', 'workbox-*.js'],
+      // The admin's chunks (src/features/admin: AdminApp, AdminConsole, admin-*.browser, the chart)
+      // are for /admin only: never downloaded into a shopper's cache.
+      globIgnores: ['**/node_modules/**', 'sw.js', 'workbox-*.js', '_astro/Admin*', '_astro/admin*', '_astro/chart.browser*'],
       // The cart renders in the Worker (it shows lines added without JavaScript), so it has no
       // file to glob; the app's copy is its shell, and the cart itself lives in localStorage.
       additionalManifestEntries: [{ url: '/cart', revision: String(Date.now()) }],

@@ -15,11 +15,16 @@ const UPDATE_BANNER_ID = 'pwa-update';
  */
 export async function registerServiceWorker() {
   if (!('serviceWorker' in navigator)) return;
-  let registration: ServiceWorkerRegistration;
+  let registration: ServiceWorkerRegistration | undefined;
   try {
     registration = await navigator.serviceWorker.register('/sw.js', { scope: '/' });
   } catch (error) {
     console.error('Service worker registration failed', error);
+    return;
+  }
+  // A browser with service workers switched off (a policy, an automated test) may answer with nothing.
+  if (!registration) {
+    console.warn('Service workers are switched off in this browser');
     return;
   }
   offerUpdates(registration);

@@ -1,0 +1,437 @@
+import {
+  type AnchorHTMLAttributes,
+  createContext,
+  type InputHTMLAttributes,
+  type MouseEvent,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+  useContext,
+  useEffect,
+  useId,
+  useRef,
+} from 'react';
+import { type FieldValues, get, type Path, type UseFormReturn } from 'react-hook-form';
+import { formatLagosTime } from '../../lib/time.ts';
+import { type AdminRoute, adminHref, pageCount } from './admin-route.ts';
+import type { OrderStatus } from '../orders/order-status.ts';
+import type { AuditEntry } from './admin-api.ts';
+import type { Loaded } from './use-admin.browser.ts';
+
+// ── Routing: the route lives in the address; moving pushes a history entry ────────────────
+
+export interface AdminRouter {
+  route: AdminRoute;
+  /** Go to a route: a new history entry (Back returns), or in place with `replace`. */
+  go: (route: AdminRoute, options?: { replace?: boolean }) => void;
+  /** How many moves this page has made: 0 on first load (focus stays where the browser put it). */
+  moves: number;
+}
+
+export const RouterContext = createContext<AdminRouter | null>(null);
+
+export function useRouter(): AdminRouter {
+  const router = useContext(RouterContext);
+  if (!router) throw new Error('useRouter outside the admin app');
+  return router;
+}
+
+/** A real link (opens in a new tab, copyable) that moves within the island on a plain click. */
+export function AdminLink({
+  to,
+  children,
+  ...anchor
+}: { to: AdminRoute; children: ReactNode } & Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'>) {
+  const { go } = useRouter();
+  const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
+    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    go(to);
+  };
+  return (
+    <a href={adminHref(to)} onClick={onClick} {...anchor}>
+      {children}
+    </a>
+  );
+}
+
+/** A screen's heading: after a move within the page it takes focus, so a screen reader announces the new screen. */
+export function ScreenHeading({ children, id, level = 2 }: { children: ReactNode; id?: string; level?: 2 | 3 }) {
+  const { moves } = useRouter();
+  const ref = useRef<HTMLHeadingElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: focus once, when the screen appears after a move
+  useEffect(() => {
+    if (moves > 0) ref.current?.focus();
+  }, []);
+  const Tag = level === 2 ? 'h2' : 'h3';
+  return (
+    <Tag ref={ref} id={id} tabIndex={-1} className="admin-heading">
+      {children}
+    </Tag>
+  );
+}
+
+// ── Loading, failure, paging ─────────────────────────────────────────────────────────────────
+
+export function AdminLoading({ what }: { what: string }) {
+  return (
+    <div className="admin-loading" role="status" aria-live="polite">
+      <span className="admin-spinner" aria-hidden="true" />
+      <span>Loading {what}…</span>
+    </div>
+  );
+}
+
+export function LoadedView<T>({
+  loaded,
+  what,
+  retry,
+  children,
+}: {
+  loaded: Loaded<T>;
+  what: string;
+  retry: () => void;
+  children: (data: T) => ReactNode;
+}) {
+  if (loaded.state === 'loading') return <AdminLoading what={what} />;
+  if (loaded.state === 'failed')
+    return (
+      <div className="card admin-failed" role="alert">
+        <p>{loaded.message}</p>
+        <button type="button" className="btn btn-outline" onClick={retry}>
+          Try again
+        </button>
+      </div>
+    );
+  return <>{children(loaded.data)}</>;
+}
+
+export function Pager({
+  route,
+  page,
+  pageSize,
+  total,
+  label,
+}: {
+  route: AdminRoute;
+  page: number;
+  pageSize: number;
+  total: number;
+  label: string;
+}) {
+  const pages = pageCount(total, pageSize);
+  if (pages <= 1) return null;
+  return (
+    <nav className="admin-pager" aria-label={`${label} pages`}>
+      {page > 1 ? (
+        <AdminLink className="btn btn-outline" to={{ ...route, page: page - 1 }}>
+          Previous<span className="visually-hidden"> page</span>
+        </AdminLink>
+      ) : (
+        <span />
+      )}
+      <span>
+        Page {page} of {pages}
+      </span>
+      {page < pages ? (
+        <AdminLink className="btn btn-outline" to={{ ...route, page: page + 1 }}>
+          Next<span className="visually-hidden"> page</span>
+        </AdminLink>
+      ) : (
+        <span />
+      )}
+    </nav>
+  );
+}
+
+/** A wide table in its own scrolling box (focusable, so keyboard users can scroll it), labelled by its caption. */
+export function TableBox({ caption, children }: { caption: string; children: ReactNode }) {
+  const id = useId();
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard (axe: scrollable-region-focusable)
+    <section className="admin-table" aria-labelledby={id} tabIndex={0}>
+      <table>
+        <caption id={id}>{caption}</caption>
+        {children}
+      </table>
+    </section>
+  );
+}
+
+// ── Audit trail ──────────────────────────────────────────────────────────────────────────────
+
+function shown(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '—';
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value);
+}
+
+export function AuditTrail({ entries }: { entries: readonly AuditEntry[] }) {
+  return (
+    <section className="admin-audit" aria-labelledby="admin-audit-title">
+      <h3 id="admin-audit-title">Audit trail</h3>
+      {entries.length === 0 ? (
+        <p className="muted">No admin has changed this yet.</p>
+      ) : (
+        <ol>
+          {entries.map((entry, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: entries never reorder; two may share a time and an author
+            <li key={index}>
+              <p>
+                <strong>{entry.action}</strong> by {entry.by}, <time dateTime={entry.at}>{formatLagosTime(entry.at)}</time>
+              </p>
+              {Object.keys(entry.changes).length > 0 && (
+                <ul>
+                  {Object.entries(entry.changes).map(([field, change]) => (
+                    <li key={field}>
+                      <code>{field}</code>: {shown(change.from)} → {shown(change.to)}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+// ── Dialog ───────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * A confirmation in a native modal <dialog>: focus moves into it (showModal focuses its first
+ * control: the form's first field, or Cancel, which comes before the confirm button), the page behind is inert, Escape closes it, and focus returns to what
+ * opened it.
+ */
+export function ConfirmDialog({
+  open,
+  title,
+  children,
+  confirmLabel,
+  busy = false,
+  danger = false,
+  onConfirm,
+  onClose,
+  formId,
+}: {
+  open: boolean;
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  busy?: boolean;
+  danger?: boolean;
+  /** Without `formId`: what the confirm button does. */
+  onConfirm?: () => void;
+  onClose: () => void;
+  /** The dialog holds a form: the confirm button submits it. */
+  formId?: string;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog || !open) return;
+    const opener = document.activeElement;
+    if (!dialog.open) dialog.showModal();
+    return () => {
+      if (dialog.open) dialog.close();
+      // Back to what opened it, if it is still there (a move can remove its own button).
+      if (opener instanceof HTMLElement && opener.isConnected) opener.focus();
+    };
+  }, [open]);
+  return (
+    <dialog ref={ref} className="admin-dialog" aria-labelledby={titleId} onClose={() => open && onClose()}>
+      <h2 id={titleId}>{title}</h2>
+      <div className="admin-dialog__body">{children}</div>
+      <div className="admin-dialog__actions">
+        <button type="button" className="btn btn-outline" onClick={onClose}>
+          Cancel
+        </button>
+        <button
+          type={formId ? 'submit' : 'button'}
+          form={formId}
+          className={`btn ${danger ? 'btn-danger' : 'btn-primary'}`}
+          onClick={formId ? undefined : onConfirm}
+          disabled={busy}
+        >
+          {busy ? 'Working…' : confirmLabel}
+        </button>
+      </div>
+    </dialog>
+  );
+}
+
+// ── Form controls for react-hook-form: label, control, the field's message tied to it ────────
+
+type FormParts<T extends FieldValues> = Pick<UseFormReturn<T>, 'register' | 'formState'>;
+
+function fieldError<T extends FieldValues>(form: FormParts<T>, name: Path<T>): string | undefined {
+  const error: { message?: unknown; root?: { message?: unknown } } | undefined = get(form.formState.errors, name);
+  const message = error?.message ?? error?.root?.message;
+  return typeof message === 'string' && message ? message : undefined;
+}
+
+function describedBy(id: string, error: string | undefined, hint: string | undefined) {
+  const ids = [error ? `${id}-error` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ');
+  return { 'aria-invalid': error ? true : undefined, 'aria-describedby': ids || undefined } as const;
+}
+
+function Frame({
+  id,
+  label,
+  error,
+  hint,
+  children,
+  className = 'field',
+}: {
+  id: string;
+  label: string;
+  error?: string;
+  hint?: string;
+  children: ReactNode;
+  className?: string;
+}) {
+  return (
+    <div className={className}>
+      <label htmlFor={id}>{label}</label>
+      {children}
+      {hint && (
+        <p id={`${id}-hint`} className="field-hint muted">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+interface ControlProps<T extends FieldValues> {
+  form: FormParts<T>;
+  name: Path<T>;
+  id: string;
+  label: string;
+  hint?: string;
+  /** register() options, e.g. `{ valueAsNumber: true }`. */
+  options?: Parameters<UseFormReturn<T>['register']>[1];
+}
+
+export function FormInput<T extends FieldValues>({
+  form,
+  name,
+  id,
+  label,
+  hint,
+  options,
+  type = 'text',
+  ...input
+}: ControlProps<T> & Omit<InputHTMLAttributes<HTMLInputElement>, 'form' | 'id' | 'name'>) {
+  const error = fieldError(form, name);
+  return (
+    <Frame id={id} label={label} error={error} hint={hint}>
+      <input
+        className="input"
+        id={id}
+        type={type}
+        {...input}
+        {...form.register(name, options)}
+        {...describedBy(id, error, hint)}
+      />
+    </Frame>
+  );
+}
+
+export function FormTextarea<T extends FieldValues>({
+  form,
+  name,
+  id,
+  label,
+  hint,
+  ...textarea
+}: ControlProps<T> & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'form' | 'id' | 'name'>) {
+  const error = fieldError(form, name);
+  return (
+    <Frame id={id} label={label} error={error} hint={hint}>
+      <textarea className="input" id={id} {...textarea} {...form.register(name)} {...describedBy(id, error, hint)} />
+    </Frame>
+  );
+}
+
+export function FormSelect<T extends FieldValues>({
+  form,
+  name,
+  id,
+  label,
+  hint,
+  placeholder,
+  choices,
+  ...select
+}: ControlProps<T> & {
+  placeholder: string;
+  choices: readonly { value: string; label: string }[];
+} & Omit<SelectHTMLAttributes<HTMLSelectElement>, 'form' | 'id' | 'name'>) {
+  const error = fieldError(form, name);
+  return (
+    <Frame id={id} label={label} error={error} hint={hint}>
+      <select className="input" id={id} {...select} {...form.register(name)} {...describedBy(id, error, hint)}>
+        <option value="">{placeholder}</option>
+        {choices.map((choice) => (
+          <option key={choice.value} value={choice.value}>
+            {choice.label}
+          </option>
+        ))}
+      </select>
+    </Frame>
+  );
+}
+
+export function FormCheckbox<T extends FieldValues>({ form, name, id, label, hint }: ControlProps<T>) {
+  const error = fieldError(form, name);
+  return (
+    <div className="admin-check">
+      <input type="checkbox" id={id} {...form.register(name)} {...describedBy(id, error, hint)} />
+      <label htmlFor={id}>{label}</label>
+      {hint && (
+        <p id={`${id}-hint`} className="field-hint muted">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** A message for the whole form (a refusal that names no field, a conflict). */
+export function FormProblem({ text }: { text: string | null }) {
+  return (
+    <div className="admin-problem" role="alert">
+      {text && <p>{text}</p>}
+    </div>
+  );
+}
+
+// ── Order bits ───────────────────────────────────────────────────────────────────────────────
+
+/** Each status in words: the badge says Processing for three of them, the admin needs to know which. */
+export const STATUS_LABELS: Record<OrderStatus, string> = {
+  awaiting_payment: 'Awaiting payment',
+  payment_reported: 'Payment reported',
+  paid: 'Paid',
+  shipped: 'Shipped',
+  delivered: 'Delivered',
+  cancelled: 'Cancelled',
+  expired: 'Expired',
+};
+
+/** A reported transfer nobody confirmed in time: said in words, not only by colour. */
+export function OverdueMark() {
+  return <span className="admin-overdue">Overdue</span>;
+}

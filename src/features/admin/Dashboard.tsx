@@ -1,0 +1,168 @@
+import { useState } from 'react';
+import { formatNaira } from '../../lib/money.ts';
+import { formatLagosTime } from '../../lib/time.ts';
+import { type AdminOrderSummary, adminApi, type Dashboard as DashboardData } from './admin-api.ts';
+import { timeAgo, timeUntil } from './admin-route.ts';
+import { AdminLink, LoadedView, OverdueMark, ScreenHeading, useRouter } from './AdminParts.tsx';
+import { RevenueChart } from './RevenueChart.tsx';
+import { adminCall, useAdminData } from './use-admin.browser.ts';
+
+/** The dashboard: what needs doing now, and the last 30 days. */
+export function Dashboard() {
+  const { loaded, reload } = useAdminData((signal) => adminCall(adminApi.dashboard, { signal }), 'dashboard');
+  return (
+    <section className="admin-screen" aria-labelledby="admin-screen-title">
+      <ScreenHeading id="admin-screen-title">Dashboard</ScreenHeading>
+      <LoadedView loaded={loaded} what="the dashboard" retry={reload}>
+        {(data) => <DashboardView data={data} />}
+      </LoadedView>
+    </section>
+  );
+}
+
+function DashboardView({ data }: { data: DashboardData }) {
+  const now = Date.parse(data.generatedAt);
+  return (
+    <>
+      <section className="admin-needs" aria-labelledby="needs-title">
+        <h3 id="needs-title">Needs action</h3>
+        <div className="admin-needs__grid">
+          <ReportedPayments orders={data.reportedPayments} now={now} alertHours={data.alertHours} />
+          <ExpiringSoon orders={data.expiringSoon} now={now} />
+          <LowStock items={data.lowStock} threshold={data.lowStockThreshold} />
+        </div>
+      </section>
+      <RevenueChart daily={data.daily} />
+    </>
+  );
+}
+
+function ReportedPayments({ orders, now, alertHours }: { orders: AdminOrderSummary[]; now: number; alertHours: number }) {
+  const { go } = useRouter();
+  return (
+    <section className="card admin-needs__box" aria-labelledby="needs-reported">
+      <h4 id="needs-reported">
+        Payments reported <span className="admin-count">({orders.length})</span>
+      </h4>
+      <p className="muted">Oldest first. Overdue: reported more than {alertHours} h ago and still not confirmed.</p>
+      {orders.length === 0 ? (
+        <p>No transfers waiting to be confirmed.</p>
+      ) : (
+        <ul className="admin-needs__list">
+          {orders.map((order) => (
+            <li
+              key={order.number}
+              className={order.overdue ? 'admin-needs__item admin-needs__item--overdue' : 'admin-needs__item'}
+            >
+              <div>
+                <AdminLink to={{ tab: 'orders', order: order.number }}>{order.number}</AdminLink> · {order.customerName} ·{' '}
+                <strong>{formatNaira(order.total)}</strong>
+                <br />
+                <span className="muted">
+                  Reported{' '}
+                  {order.reportedAt ? (
+                    <time dateTime={order.reportedAt} title={formatLagosTime(order.reportedAt)}>
+                      {timeAgo(order.reportedAt, now)}
+                    </time>
+                  ) : (
+                    'earlier'
+                  )}
+                </span>
+                {order.overdue && <OverdueMark />}
+              </div>
+              <button
+                type="button"
+                className="btn btn-primary btn-small"
+                onClick={() => go({ tab: 'orders', order: order.number })}
+              >
+                Confirm<span className="visually-hidden"> payment for {order.number}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function ExpiringSoon({ orders, now }: { orders: AdminOrderSummary[]; now: number }) {
+  return (
+    <section className="card admin-needs__box" aria-labelledby="needs-expiring">
+      <h4 id="needs-expiring">
+        Unpaid, expiring soon <span className="admin-count">({orders.length})</span>
+      </h4>
+      <p className="muted">Holds that end within 12 hours, soonest first.</p>
+      {orders.length === 0 ? (
+        <p>No unpaid order is about to expire.</p>
+      ) : (
+        <ul className="admin-needs__list">
+          {orders.map((order) => (
+            <li key={order.number} className="admin-needs__item">
+              <div>
+                <AdminLink to={{ tab: 'orders', order: order.number }}>{order.number}</AdminLink> · {order.customerName} ·{' '}
+                <strong>{formatNaira(order.total)}</strong>
+                <br />
+                <span className="muted">
+                  Expires{' '}
+                  {order.expiresAt ? (
+                    <time dateTime={order.expiresAt} title={formatLagosTime(order.expiresAt)}>
+                      {timeUntil(order.expiresAt, now)}
+                    </time>
+                  ) : (
+                    'soon'
+                  )}
+                </span>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** How many low-stock lines show before "Show all". */
+const LOW_STOCK_SHOWN = 8;
+
+function LowStock({ items, threshold }: { items: DashboardData['lowStock']; threshold: number }) {
+  const [all, setAll] = useState(false);
+  const shown = all ? items : items.slice(0, LOW_STOCK_SHOWN);
+  return (
+    <section className="card admin-needs__box" aria-labelledby="needs-stock">
+      <h4 id="needs-stock">
+        Low stock <span className="admin-count">({items.length})</span>
+      </h4>
+      <p className="muted">On sale with {threshold} or fewer left, fewest first.</p>
+      {items.length === 0 ? (
+        <p>Nothing is running low.</p>
+      ) : (
+        <ul className="admin-needs__list">
+          {shown.map((item) => (
+            <li key={`${item.productId}/${item.variantId}`} className="admin-needs__item">
+              <div>
+                <AdminLink to={{ tab: 'products', edit: item.productId }}>
+                  {item.name}
+                  {item.variant && ` · ${item.variant}`}
+                </AdminLink>
+                <br />
+                <span className={item.stock === 0 ? 'admin-stock admin-stock--out' : 'admin-stock'}>
+                  {item.stock === 0 ? 'Sold out' : `${item.stock} left`}
+                </span>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      {items.length > LOW_STOCK_SHOWN && (
+        <button
+          type="button"
+          className="btn btn-outline btn-small admin-needs__more"
+          aria-expanded={all}
+          onClick={() => setAll(!all)}
+        >
+          {all ? 'Show fewer' : `Show all ${items.length}`}
+        </button>
+      )}
+    </section>
+  );
+}

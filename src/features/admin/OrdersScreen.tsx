@@ -1,0 +1,135 @@
+import { type SubmitEvent, useEffect, useState } from 'react';
+import { formatNaira } from '../../lib/money.ts';
+import { formatLagosTime } from '../../lib/time.ts';
+import { ORDER_STATUSES, type OrderStatus, statusText } from '../orders/order-status.ts';
+import { OrderStatusBadge } from '../orders/OrderParts.tsx';
+import { type AdminOrderSummary, adminApi } from './admin-api.ts';
+import { type AdminRoute, adminHref, listQuery } from './admin-route.ts';
+import { AdminLink, LoadedView, OverdueMark, Pager, STATUS_LABELS, ScreenHeading, TableBox, useRouter } from './AdminParts.tsx';
+import { OrderDetail } from './OrderDetail.tsx';
+import { adminCall, useAdminData } from './use-admin.browser.ts';
+
+/** Orders: the filtered, searched list (newest first), or one order when the route names it. */
+export function OrdersScreen({ route }: { route: AdminRoute }) {
+  if (route.order) return <OrderDetail key={route.order} number={route.order} back={{ ...route, order: undefined }} />;
+  return <OrderList route={route} />;
+}
+
+function OrderList({ route }: { route: AdminRoute }) {
+  const { go } = useRouter();
+  const query = listQuery(route);
+  const { loaded, reload } = useAdminData((signal) => adminCall(adminApi.orders, { query, signal }), adminHref(route));
+  const [search, setSearch] = useState(route.q ?? '');
+  // Back or a link changed the search: the box shows it.
+  useEffect(() => setSearch(route.q ?? ''), [route.q]);
+  const counts = loaded.state === 'ready' ? loaded.data.counts : undefined;
+  const all = counts ? Object.values(counts).reduce((a, b) => a + b, 0) : undefined;
+
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    go({ ...route, q: search.trim() || undefined, page: undefined });
+  };
+
+  return (
+    <section className="admin-screen" aria-labelledby="admin-screen-title">
+      <ScreenHeading id="admin-screen-title">Orders</ScreenHeading>
+      <div className="admin-toolbar">
+        <div className="field">
+          <label htmlFor="orders-status">Status</label>
+          <select
+            id="orders-status"
+            className="input"
+            value={route.status ?? ''}
+            onChange={(e) => go({ ...route, status: (e.target.value || undefined) as OrderStatus | undefined, page: undefined })}
+          >
+            <option value="">All statuses{all === undefined ? '' : ` (${all})`}</option>
+            {ORDER_STATUSES.map((status) => (
+              <option key={status} value={status}>
+                {STATUS_LABELS[status]}
+                {counts ? ` (${counts[status] ?? 0})` : ''}
+              </option>
+            ))}
+          </select>
+        </div>
+        <form className="admin-search" onSubmit={submit}>
+          <div className="field">
+            <label htmlFor="orders-q">Search orders</label>
+            <input
+              id="orders-q"
+              className="input"
+              type="search"
+              value={search}
+              onChange={(e) => setSearch(e.target.value)}
+              maxLength={100}
+              placeholder="Number, e-mail, phone or name"
+            />
+          </div>
+          <button type="submit" className="btn btn-outline">
+            Search
+          </button>
+        </form>
+      </div>
+      <LoadedView loaded={loaded} what="orders" retry={reload}>
+        {(list) =>
+          list.orders.length === 0 ? (
+            <p className="card admin-empty">
+              No orders{route.status ? ` ${statusText(route.status)}` : ''}
+              {route.q ? ` match “${route.q}”` : ''}.
+            </p>
+          ) : (
+            <>
+              <p className="muted" aria-live="polite">
+                {list.total} {list.total === 1 ? 'order' : 'orders'}, newest first.
+              </p>
+              <OrderTable orders={list.orders} route={route} />
+              <Pager route={route} page={list.page} pageSize={list.pageSize} total={list.total} label="Orders" />
+            </>
+          )
+        }
+      </LoadedView>
+    </section>
+  );
+}
+
+function OrderTable({ orders, route }: { orders: AdminOrderSummary[]; route: AdminRoute }) {
+  return (
+    <TableBox caption="Orders, newest first">
+      <thead>
+        <tr>
+          <th scope="col">Order</th>
+          <th scope="col">Placed</th>
+          <th scope="col">Customer</th>
+          <th scope="col">Items</th>
+          <th scope="col">Total</th>
+          <th scope="col">Status</th>
+        </tr>
+      </thead>
+      <tbody>
+        {orders.map((order) => (
+          <tr key={order.number} className={order.overdue ? 'admin-row--overdue' : undefined}>
+            <th scope="row">
+              <AdminLink to={{ ...route, order: order.number }}>{order.number}</AdminLink>
+            </th>
+            <td>
+              <time dateTime={order.createdAt}>{formatLagosTime(order.createdAt)}</time>
+            </td>
+            <td>
+              {order.customerName}
+              <br />
+              <span className="muted">{order.email}</span>
+            </td>
+            <td>{order.items}</td>
+            <td className="admin-num">{formatNaira(order.total)}</td>
+            <td>
+              <span className="admin-status">
+                <OrderStatusBadge status={order.status} />
+                <span className="admin-status__text">{STATUS_LABELS[order.status]}</span>
+                {order.overdue && <OverdueMark />}
+              </span>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </TableBox>
+  );
+}

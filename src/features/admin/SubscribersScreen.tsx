@@ -1,0 +1,132 @@
+import { Download } from 'lucide-react';
+import { type SubmitEvent, useEffect, useState } from 'react';
+import { formatLagosTime } from '../../lib/time.ts';
+import { notify } from '../toast/notify.browser.ts';
+import { adminApi } from './admin-api.ts';
+import { type AdminRoute, adminHref, listQuery } from './admin-route.ts';
+import { ConfirmDialog, FormProblem, LoadedView, Pager, ScreenHeading, TableBox, useRouter } from './AdminParts.tsx';
+import { adminCall, adminErrorMessage, useAdminData } from './use-admin.browser.ts';
+
+interface Subscriber {
+  id: number;
+  email: string;
+}
+
+/** Newsletter subscribers: search, page, export as CSV, unsubscribe one. */
+export function SubscribersScreen({ route }: { route: AdminRoute }) {
+  const { go } = useRouter();
+  const query = listQuery(route);
+  const { loaded, reload } = useAdminData((signal) => adminCall(adminApi.subscribers, { query, signal }), adminHref(route));
+  const [search, setSearch] = useState(route.q ?? '');
+  useEffect(() => setSearch(route.q ?? ''), [route.q]);
+  const [removing, setRemoving] = useState<{ subscriber: Subscriber; busy?: boolean; problem?: string } | null>(null);
+
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    go({ ...route, q: search.trim() || undefined, page: undefined });
+  };
+
+  const remove = async () => {
+    if (!removing) return;
+    const { subscriber } = removing;
+    setRemoving({ subscriber, busy: true });
+    try {
+      await adminCall(adminApi.removeSubscriber, { params: { id: String(subscriber.id) } });
+      setRemoving(null);
+      notify('success', `${subscriber.email} unsubscribed`);
+      reload();
+    } catch (error) {
+      setRemoving({ subscriber, problem: adminErrorMessage(error, 'We could not unsubscribe them. Please try again.') });
+    }
+  };
+
+  return (
+    <section className="admin-screen" aria-labelledby="admin-screen-title">
+      <div className="admin-screen__head">
+        <ScreenHeading id="admin-screen-title">Subscribers</ScreenHeading>
+        <a className="btn btn-outline" href={adminApi.exportSubscribers.path} download="gts-subscribers.csv">
+          <Download size={18} aria-hidden="true" /> Export CSV
+        </a>
+      </div>
+      <div className="admin-toolbar">
+        <form className="admin-search" onSubmit={submit}>
+          <div className="field">
+            <label htmlFor="subscribers-q">Search subscribers</label>
+            <input
+              id="subscribers-q"
+              className="input"
+              type="search"
+              value={search}
+              onChange={(e) => setSearch(e.target.value)}
+              maxLength={100}
+              placeholder="E-mail address"
+            />
+          </div>
+          <button type="submit" className="btn btn-outline">
+            Search
+          </button>
+        </form>
+      </div>
+      <LoadedView loaded={loaded} what="subscribers" retry={reload}>
+        {(list) =>
+          list.subscribers.length === 0 ? (
+            <p className="card admin-empty">{route.q ? `No subscriber matches “${route.q}”.` : 'Nobody has subscribed yet.'}</p>
+          ) : (
+            <>
+              <p className="muted">
+                {list.total} {list.total === 1 ? 'subscriber' : 'subscribers'}.
+              </p>
+              <TableBox caption="Newsletter subscribers">
+                <thead>
+                  <tr>
+                    <th scope="col">E-mail</th>
+                    <th scope="col">Subscribed</th>
+                    <th scope="col">
+                      <span className="visually-hidden">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {list.subscribers.map((s) => (
+                    <tr key={s.id}>
+                      <th scope="row">{s.email}</th>
+                      <td>
+                        <time dateTime={s.createdAt}>{formatLagosTime(s.createdAt)}</time>
+                      </td>
+                      <td>
+                        <button
+                          type="button"
+                          className="btn btn-danger-outline btn-small"
+                          onClick={() => setRemoving({ subscriber: s })}
+                        >
+                          Unsubscribe<span className="visually-hidden"> {s.email}</span>
+                        </button>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </TableBox>
+              <Pager route={route} page={list.page} pageSize={list.pageSize} total={list.total} label="Subscribers" />
+            </>
+          )
+        }
+      </LoadedView>
+      {removing && (
+        <ConfirmDialog
+          open
+          danger
+          title="Unsubscribe this address?"
+          confirmLabel="Unsubscribe"
+          busy={removing.busy}
+          onConfirm={remove}
+          onClose={() => setRemoving(null)}
+        >
+          <p>
+            <strong>{removing.subscriber.email}</strong> will get no more newsletters. They can subscribe again from the site.
+          </p>
+          <FormProblem text={removing.problem ?? null} />
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}

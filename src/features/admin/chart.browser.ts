@@ -1,0 +1,121 @@
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import { formatNaira } from '../../lib/money.ts';
+
+/**
+ * The dashboard's chart, drawn by uPlot (about 20 KB gzip, loaded with a dynamic import by
+ * RevenueChart.tsx, so only /admin's dashboard ever fetches it). Orders per day as bars on
+ * the left scale, revenue per day as a line on the right. Colours come from the theme's
+ * custom properties and the chart is drawn again when the theme changes; its height is
+ * fixed and its width follows the box.
+ */
+export const CHART_HEIGHT = 260;
+
+export interface ChartDay {
+  day: string;
+  orders: number;
+  revenue: number;
+}
+
+function themeColours() {
+  const css = getComputedStyle(document.documentElement);
+  const read = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback;
+  return {
+    text: read('--text', '#111827'),
+    muted: read('--muted', '#4b5563'),
+    grid: read('--border', '#d9dee5'),
+    orders: read('--accent', '#f5a623'),
+    revenue: read('--brand', '#0a7a41'),
+  };
+}
+
+const compactNaira = new Intl.NumberFormat('en-NG', {
+  style: 'currency',
+  currency: 'NGN',
+  notation: 'compact',
+  maximumFractionDigits: 1,
+});
+
+function options(width: number): uPlot.Options {
+  const c = themeColours();
+  const axis = { stroke: c.muted, grid: { stroke: c.grid, width: 1 }, ticks: { stroke: c.grid, width: 1 } };
+  return {
+    width,
+    height: CHART_HEIGHT,
+    legend: { show: false },
+    cursor: { drag: { x: false, y: false } },
+    tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Africa/Lagos'),
+    scales: {
+      x: { time: true },
+      orders: { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.15))] },
+      naira: { range: (_u, _min, max) => [0, Math.max(100_000, max * 1.15)] },
+    },
+    axes: [
+      { ...axis },
+      {
+        ...axis,
+        scale: 'orders',
+        label: 'Orders',
+        labelSize: 20,
+        size: 44,
+        values: (_u, ticks) => ticks.map((t) => (Number.isInteger(t) ? String(t) : '')),
+      },
+      {
+        ...axis,
+        scale: 'naira',
+        side: 1,
+        label: 'Revenue',
+        labelSize: 20,
+        size: 64,
+        grid: { show: false },
+        values: (_u, ticks) => ticks.map((t) => compactNaira.format(t / 100)),
+      },
+    ],
+    series: [
+      {},
+      {
+        label: 'Orders',
+        scale: 'orders',
+        stroke: c.orders,
+        fill: c.orders,
+        width: 1,
+        paths: uPlot.paths.bars?.({ size: [0.6, 24] }),
+        value: (_u, v) => (v == null ? '' : String(v)),
+      },
+      {
+        label: 'Revenue',
+        scale: 'naira',
+        stroke: c.revenue,
+        width: 2,
+        points: { show: true, size: 4 },
+        value: (_u, v) => (v == null ? '' : formatNaira(v)),
+      },
+    ],
+  };
+}
+
+/** Draws the chart into `box` and keeps it sized and themed; answers the clean-up. */
+export function mountChart(box: HTMLElement, daily: readonly ChartDay[]): () => void {
+  const data: uPlot.AlignedData = [
+    daily.map((d) => Date.parse(`${d.day}T12:00:00+01:00`) / 1000),
+    daily.map((d) => d.orders),
+    daily.map((d) => d.revenue),
+  ];
+  const width = () => Math.max(200, Math.floor(box.clientWidth));
+  let plot = new uPlot(options(width()), data, box);
+
+  const resize = new ResizeObserver(() => plot.setSize({ width: width(), height: CHART_HEIGHT }));
+  resize.observe(box);
+  // The theme toggle flips `dark` on <html>: draw again with that theme's colours.
+  const theme = new MutationObserver(() => {
+    plot.destroy();
+    plot = new uPlot(options(width()), data, box);
+  });
+  theme.observe(document.documentElement, { attributes: true, attributeFilter: ['class'] });
+
+  return () => {
+    resize.disconnect();
+    theme.disconnect();
+    plot.destroy();
+  };
+}

@@ -1,0 +1,185 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { placeOrderAs, signedInUser, signIn } from './accounts.ts';
+import { expect, test } from './fixtures.ts';
+import { islandsHydrated } from './islands.ts';
+
+/** The local admin the seed creates (scripts/seed.ts; the test servers are seeded the same way). */
+const ADMIN = { email: 'admin@gts.local', password: 'gts-local-admin-2026' };
+const ACCESS_DENIED = 'Access Denied - You need admin privileges to access this page.';
+
+/**
+ * What only an admin may load: the admin screens' script, the chart's, and any admin endpoint.
+ * (The page links the screens' stylesheet for everyone: Astro puts an island's CSS in its page.)
+ */
+const ADMIN_ONLY = /\/_astro\/(AdminConsole|chart\.browser)[^/]*\.js$|\/api\/admin\//;
+
+/*
+ * Playwright blocks service workers (playwright.config.ts), and then `register()` answers
+ * undefined: src/features/pwa/register.browser.ts reads `.waiting` of it, the error reaches
+ * Vite's 'vite:preloadError', and pwa.browser.ts reloads the page once, about a second after
+ * load (every page, not only /admin), which can pull the page from under a step. Here the
+ * registration fails the way a browser's refusal does, so the page logs it and stays.
+ */
+test.beforeEach(async ({ page }) => {
+  await page.addInitScript(() => {
+    if ('serviceWorker' in navigator)
+      navigator.serviceWorker.register = () => Promise.reject(new Error('Service workers are off in these tests'));
+  });
+});
+
+/** Every request the page makes, kept for the test to look through. */
+function recordRequests(page: Page): string[] {
+  const urls: string[] = [];
+  page.on('request', (request) => urls.push(request.url()));
+  return urls;
+}
+
+/** /admin once its island has hydrated and nothing on it is still loading. */
+async function openAdmin(page: Page, path: string) {
+  await page.goto(path);
+  await islandsHydrated(page);
+  await expect(page.locator('.admin-screen, .admin-denied').first()).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: /^Loading/ })).toHaveCount(0);
+}
+
+test('a guest on /admin is refused, offered to sign in, and loads no admin code', async ({ page }) => {
+  const requests = recordRequests(page);
+  await openAdmin(page, '/admin?tab=orders');
+  await expect(page.getByText(ACCESS_DENIED, { exact: true })).toBeVisible();
+  await expect(page.locator('.admin-denied').getByRole('link', { name: 'Sign in' })).toHaveAttribute(
+    'href',
+    '/login?next=/admin',
+  );
+  await page.waitForLoadState('networkidle');
+  expect(requests.filter((url) => ADMIN_ONLY.test(url))).toEqual([]);
+});
+
+test('a customer on /admin sees Access Denied, no admin screen, and no request for admin code or data', async ({ page, db }) => {
+  await signedInUser(page, db, { verify: false });
+  const requests = recordRequests(page);
+  await openAdmin(page, '/admin');
+  await expect(page.getByText(ACCESS_DENIED, { exact: true })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Admin sections' })).toHaveCount(0);
+  await expect(page.locator('.admin-denied').getByRole('link', { name: 'Sign in' })).toHaveCount(0);
+  await page.waitForLoadState('networkidle');
+  expect(requests.filter((url) => ADMIN_ONLY.test(url))).toEqual([]);
+});
+
+test('shopper pages load none of the admin code', async ({ page }) => {
+  const requests = recordRequests(page);
+  for (const path of ['/', '/products?category=phones', '/product/sony-playstation-5-slim', '/cart', '/track', '/login']) {
+    await page.goto(path);
+    await page.waitForLoadState('networkidle');
+  }
+  expect(requests.filter((url) => /\/_astro\/(Admin|admin|chart\.browser)/.test(url) || url.includes('/api/admin/'))).toEqual([]);
+});
+
+test('the admin moves between the sections with the address, and Back returns', async ({ page, db }) => {
+  const shopper = await signedInUser(page, db, { verify: false });
+  const number = await placeOrderAs(page, shopper, 'sony-playstation-5-slim');
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await openAdmin(page, '/admin');
+  await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
+  // The chart's box is there from the first paint and the chart library arrives into it.
+  await expect(page.locator('.admin-chart__plot canvas')).toBeVisible();
+  const sections = page.getByRole('navigation', { name: 'Admin sections' });
+  await sections.getByRole('link', { name: 'Orders' }).click();
+  await expect(page).toHaveURL(/\/admin\?tab=orders$/);
+  await expect(sections.getByRole('link', { name: 'Orders' })).toHaveAttribute('aria-current', 'page');
+  await page.getByRole('link', { name: number }).click();
+  await expect(page).toHaveURL(new RegExp(`tab=orders&order=${number}`));
+  await expect(page.getByRole('heading', { name: `Order ${number}` })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Confirm payment' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Mark delivered' })).toHaveCount(0);
+
+  // Confirming the payment: the bank reference is required; the amount is prefilled with the total.
+  await page.getByRole('button', { name: 'Confirm payment' }).click();
+  const dialog = page.getByRole('dialog', { name: `Confirm payment for ${number}` });
+  await expect(dialog.getByLabel('Amount received (₦, naira)')).toBeFocused();
+  await dialog.getByRole('button', { name: 'Confirm payment' }).click();
+  await expect(dialog.getByLabel('Bank reference')).toHaveAttribute('aria-invalid', 'true');
+  await dialog.getByLabel('Bank reference').fill('NIP-000123456');
+  await dialog.getByRole('button', { name: 'Confirm payment' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.locator('.admin-order__status')).toContainText('Paid, being packed');
+  await expect(page.getByRole('button', { name: 'Mark shipped' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Confirm payment' })).toHaveCount(0);
+
+  await page.goBack();
+  await expect(page.getByRole('heading', { name: 'Orders', exact: true })).toBeVisible();
+  await expect(page).toHaveURL(/\/admin\?tab=orders$/);
+});
+
+const screens = [
+  ['dashboard', '/admin'],
+  ['orders', '/admin?tab=orders'],
+  ['products', '/admin?tab=products'],
+  ['new product form', '/admin?tab=products&edit=new'],
+  ['product form with variants', '/admin?tab=products&edit=apple-iphone-17'],
+  ['subscribers', '/admin?tab=subscribers'],
+] as const;
+
+for (const theme of ['dark', 'light'] as const) {
+  test(`the admin sections have no axe violations (${theme})`, async ({ page }) => {
+    await page.addInitScript((dark) => localStorage.setItem('theme', JSON.stringify(dark)), theme === 'dark');
+    await signIn(page, ADMIN.email, ADMIN.password);
+    for (const [name, path] of screens) {
+      await openAdmin(page, path);
+      await expect(page.locator('.admin-screen'), name).toBeVisible();
+      await page.waitForLoadState('networkidle');
+      const results = await new AxeBuilder({ page }).analyze();
+      expect(
+        results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+        `${name} (${theme})`,
+      ).toEqual([]);
+    }
+  });
+}
+
+test('Access Denied has no axe violations', async ({ page }) => {
+  await openAdmin(page, '/admin');
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations.map((v) => v.id)).toEqual([]);
+});
+
+test('the product form checks what the Worker checks, at the fields, and Cancel closes it untouched', async ({ page }) => {
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await openAdmin(page, '/admin?tab=products&edit=new');
+  await expect(page.getByRole('heading', { name: 'Add a product' })).toBeVisible();
+  // Every category and brand is offered.
+  await expect(page.getByLabel('Category').locator('option')).toHaveCount(16);
+  const price = page.getByLabel('Price (₦, naira)');
+  await expect(price).toHaveAttribute('type', 'number');
+  await expect(price).toHaveAttribute('step', '0.01');
+  await page.getByLabel('Image URL', { exact: true }).fill('https://example.com/phone.png');
+  await price.fill('10.005');
+  await page.getByRole('button', { name: 'Add product' }).last().click();
+  await expect(page.getByLabel('Name')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByText('Must be the URL of an image on this store', { exact: false })).toBeVisible();
+  await expect(page.getByText('At most two decimals (kobo)')).toBeVisible();
+
+  // With variants, the product's own price and stock give way to each variant's, named by a choice.
+  await page.getByRole('button', { name: 'Add variant' }).click();
+  await expect(page.locator('#product-price')).toHaveCount(0);
+  await expect(page.getByLabel('Choice name')).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Variant 1' }).getByLabel('Price (₦, naira)')).toBeVisible();
+  await page.getByRole('button', { name: 'Remove variant 1' }).click();
+  await expect(page.getByLabel('Choice name')).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page).toHaveURL(/\/admin\?tab=products$/);
+  await expect(page.getByRole('heading', { name: 'Products', exact: true })).toBeVisible();
+});
+
+test.describe('on a 390 px phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+  test('no admin section is wider than the screen (tables scroll in their own box)', async ({ page }) => {
+    await signIn(page, ADMIN.email, ADMIN.password);
+    for (const [name, path] of screens) {
+      await openAdmin(page, path);
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(width, name).toBeLessThanOrEqual(390);
+    }
+  });
+});
