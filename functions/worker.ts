@@ -3,6 +3,7 @@ import { isUploadedImagePath, serveUploadedImage } from './images.ts';
 import { api } from './index.ts';
 import { HSTS, PAGE_CSP_HEADER, PAGE_SECURITY_HEADERS } from './lib/security-headers.ts';
 import { runScheduledJobs } from './scheduled.ts';
+import { drainReader } from './lib/drain.ts';
 
 /**
  * The one Worker. Cloudflare serves the pre-rendered pages and assets before the
@@ -49,24 +50,8 @@ export default {
 async function drainUnreadBody(request: Request) {
   const body = request.body;
   if (body === null || request.bodyUsed || body.locked) return;
-  const reader = body.getReader();
-  let read = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      read += value.byteLength;
-      if (read > MAX_DRAIN_BYTES) {
-        await reader.cancel('request body too large to drain');
-        return;
-      }
-    }
-  } catch {
-    // The client went away: nothing left to drain.
-  }
+  await drainReader(body.getReader());
 }
-
-const MAX_DRAIN_BYTES = 16 * 1024 * 1024;
 
 /** The security headers of a page the Worker rendered: the same as public/_headers gives a pre-rendered one. */
 function withPageSecurityHeaders(request: Request, response: Response): Response {

@@ -1,5 +1,6 @@
 import { ApiError } from '../lib/errors.ts';
 import { IMAGE_TYPES, type ImageExtension, UPLOADS_PREFIX } from '../images.ts';
+import { drainReader } from '../lib/drain.ts';
 
 /**
  * An admin's image upload (POST /api/admin/images, the raw bytes as the body): at most
@@ -11,7 +12,6 @@ import { IMAGE_TYPES, type ImageExtension, UPLOADS_PREFIX } from '../images.ts';
 export const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
 
 /** Past the limit, up to this much more is read and discarded (see readLimited). */
-const MAX_DRAIN_BYTES = 16 * 1024 * 1024;
 
 /** The declared types each kind of image may come with. */
 const DECLARED: Record<ImageExtension, readonly string[]> = {
@@ -73,7 +73,7 @@ export async function uploadImage(bucket: R2Bucket, request: Request): Promise<U
 
 /**
  * The body's bytes, or 'too_large' as soon as they pass `max`. Past the limit the rest is
- * read and discarded (up to MAX_DRAIN_BYTES, then cancelled), as functions/worker.ts does for
+ * read and discarded (drainReader: up to 16 MB, then cancelled), as functions/worker.ts does for
  * bodies nobody read: answering while a client is still sending breaks `wrangler dev`'s proxy.
  */
 export async function readLimited(
@@ -89,7 +89,7 @@ export async function readLimited(
     if (done) break;
     size += value.byteLength;
     if (size > max) {
-      await drain(reader, size);
+      await drainReader(reader, size);
       return 'too_large';
     }
     chunks.push(value);
@@ -101,23 +101,6 @@ export async function readLimited(
     offset += chunk.byteLength;
   }
   return bytes;
-}
-
-async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, alreadyRead: number) {
-  let read = alreadyRead;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      read += value.byteLength;
-      if (read > MAX_DRAIN_BYTES) {
-        await reader.cancel('image upload too large');
-        return;
-      }
-    }
-  } catch {
-    // The client went away: nothing left to read.
-  }
 }
 
 const startsWith = (bytes: Uint8Array, signature: readonly number[], at = 0) =>

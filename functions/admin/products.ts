@@ -1,8 +1,8 @@
 import { and, asc, count, eq, getTableColumns, like, notInArray, or, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { AdminProductDetail, AdminProductSummary, adminProductQuerySchema } from '../../src/features/admin/admin-api.ts';
-import { isInStock, type Product, type ProductInput, variantIdFromLabel } from '../../src/features/catalogue/product.ts';
-import { nairaToKobo, plainNaira } from '../../src/lib/money.ts';
+import { type Product, type ProductInput, productFromFields, variantIdFromLabel } from '../../src/features/catalogue/product.ts';
+import { plainNaira } from '../../src/lib/money.ts';
 import type { Db } from '../db/client.ts';
 import { constraintViolation, isCheckViolation, isUniqueViolation } from '../db/constraint-errors.ts';
 import { toProduct } from '../db/products.ts';
@@ -90,37 +90,6 @@ export function formOf(p: Product): ProductInput {
       stock: v.stock,
       ...(v.image ? { image: v.image } : {}),
     })),
-  };
-}
-
-/** The form as the store sells it: kobo, variant ids, the "from" price and total stock (what the triggers will keep). */
-function productFromInput(id: string, input: ProductInput, kept: Pick<Product, 'rating' | 'reviews'>): Product {
-  const variants = input.variants.map((v) => ({
-    id: v.id ?? variantIdFromLabel(v.label),
-    label: v.label,
-    price: nairaToKobo(v.priceNaira),
-    stock: v.stock,
-    inStock: isInStock(v.stock),
-    image: v.image ?? null,
-  }));
-  // The schema guarantees a product without variants has its own price and stock.
-  const price = variants.length ? Math.min(...variants.map((v) => v.price)) : nairaToKobo(input.priceNaira ?? 0);
-  const stock = variants.length ? variants.reduce((sum, v) => sum + v.stock, 0) : (input.stock ?? 0);
-  return {
-    id,
-    name: input.name,
-    brand: input.brand,
-    category: input.category,
-    description: input.description,
-    price,
-    image: input.image,
-    variantLabel: variants.length ? (input.variantLabel ?? '') : '',
-    variants,
-    stock,
-    inStock: isInStock(stock),
-    rating: kept.rating,
-    reviews: kept.reviews,
-    featured: input.featured,
   };
 }
 
@@ -244,7 +213,7 @@ function idTaken(id: string): ApiError {
 export async function createProduct(db: Db, admin: Admin, input: ProductInput): Promise<AdminProductDetail> {
   for (let attempt = 0; ; attempt++) {
     const id = input.id ?? (await idFromName(db, input.name));
-    const product = productFromInput(id, input, { rating: 0, reviews: 0 });
+    const product = productFromFields(id, input, { rating: 0, reviews: 0 });
     try {
       await db.batch([
         insertProduct(db, product),
@@ -282,7 +251,7 @@ export async function updateProduct(
   if (!current) throw notFound();
   if ((await sha256Hex(current.fingerprint)) !== version) throw changedMeanwhile();
 
-  const product = productFromInput(id, input, current.product);
+  const product = productFromFields(id, input, current.product);
   const before = formOf(current.product);
   const changes = changedFields(before, formOf(product));
   if (Object.keys(changes).length === 0) return detailOf(db, current);

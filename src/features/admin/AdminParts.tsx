@@ -5,11 +5,13 @@ import {
   type MouseEvent,
   type ReactNode,
   type SelectHTMLAttributes,
+  type SubmitEvent,
   type TextareaHTMLAttributes,
   useContext,
   useEffect,
   useId,
   useRef,
+  useState,
 } from 'react';
 import { type FieldValues, get, type Path, type UseFormReturn } from 'react-hook-form';
 import { formatLagosTime } from '../../lib/time.ts';
@@ -141,6 +143,39 @@ export function Pager({
         <span />
       )}
     </nav>
+  );
+}
+
+/**
+ * A list's search box: it shows the route's `q` (also after Back or a link changes it) and
+ * sends the trimmed text as the new `q`, back on the first page.
+ */
+export function SearchForm({ id, label, placeholder }: { id: string; label: string; placeholder: string }) {
+  const { route, go } = useRouter();
+  const [search, setSearch] = useState(route.q ?? '');
+  useEffect(() => setSearch(route.q ?? ''), [route.q]);
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    go({ ...route, q: search.trim() || undefined, page: undefined });
+  };
+  return (
+    <form className="admin-search" onSubmit={submit}>
+      <div className="field">
+        <label htmlFor={id}>{label}</label>
+        <input
+          id={id}
+          className="input"
+          type="search"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          maxLength={100}
+          placeholder={placeholder}
+        />
+      </div>
+      <button type="submit" className="btn btn-outline">
+        Search
+      </button>
+    </form>
   );
 }
 

@@ -1,11 +1,20 @@
-import { type SubmitEvent, useEffect, useState } from 'react';
 import { formatNaira } from '../../lib/money.ts';
 import { formatLagosTime } from '../../lib/time.ts';
 import { ORDER_STATUSES, type OrderStatus, statusText } from '../orders/order-status.ts';
 import { OrderStatusBadge } from '../orders/OrderParts.tsx';
 import { type AdminOrderSummary, adminApi } from './admin-api.ts';
 import { type AdminRoute, adminHref, listQuery } from './admin-route.ts';
-import { AdminLink, LoadedView, OverdueMark, Pager, STATUS_LABELS, ScreenHeading, TableBox, useRouter } from './AdminParts.tsx';
+import {
+  AdminLink,
+  SearchForm,
+  LoadedView,
+  OverdueMark,
+  Pager,
+  STATUS_LABELS,
+  ScreenHeading,
+  TableBox,
+  useRouter,
+} from './AdminParts.tsx';
 import { OrderDetail } from './OrderDetail.tsx';
 import { adminCall, useAdminData } from './use-admin.browser.ts';
 
@@ -19,16 +28,8 @@ function OrderList({ route }: { route: AdminRoute }) {
   const { go } = useRouter();
   const query = listQuery(route);
   const { loaded, reload } = useAdminData((signal) => adminCall(adminApi.orders, { query, signal }), adminHref(route));
-  const [search, setSearch] = useState(route.q ?? '');
-  // Back or a link changed the search: the box shows it.
-  useEffect(() => setSearch(route.q ?? ''), [route.q]);
   const counts = loaded.state === 'ready' ? loaded.data.counts : undefined;
   const all = counts ? Object.values(counts).reduce((a, b) => a + b, 0) : undefined;
-
-  const submit = (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    go({ ...route, q: search.trim() || undefined, page: undefined });
-  };
 
   return (
     <section className="admin-screen" aria-labelledby="admin-screen-title">
@@ -51,23 +52,7 @@ function OrderList({ route }: { route: AdminRoute }) {
             ))}
           </select>
         </div>
-        <form className="admin-search" onSubmit={submit}>
-          <div className="field">
-            <label htmlFor="orders-q">Search orders</label>
-            <input
-              id="orders-q"
-              className="input"
-              type="search"
-              value={search}
-              onChange={(e) => setSearch(e.target.value)}
-              maxLength={100}
-              placeholder="Number, e-mail, phone or name"
-            />
-          </div>
-          <button type="submit" className="btn btn-outline">
-            Search
-          </button>
-        </form>
+        <SearchForm id="orders-q" label="Search orders" placeholder="Number, e-mail, phone or name" />
       </div>
       <LoadedView loaded={loaded} what="orders" retry={reload}>
         {(list) =>

@@ -1,12 +1,22 @@
 import { Plus } from 'lucide-react';
-import { type SubmitEvent, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { formatNaira } from '../../lib/money.ts';
 import { formatLagosTime } from '../../lib/time.ts';
 import { CATEGORIES, type CategoryId, categoryLabel } from '../catalogue/categories.ts';
 import { notify } from '../toast/notify.browser.ts';
 import { type AdminProductSummary, adminApi } from './admin-api.ts';
 import { type AdminRoute, adminHref, listQuery } from './admin-route.ts';
-import { AdminLink, ConfirmDialog, FormProblem, LoadedView, Pager, ScreenHeading, TableBox, useRouter } from './AdminParts.tsx';
+import {
+  AdminLink,
+  SearchForm,
+  ConfirmDialog,
+  FormProblem,
+  LoadedView,
+  Pager,
+  ScreenHeading,
+  TableBox,
+  useRouter,
+} from './AdminParts.tsx';
 import { ProductForm } from './ProductForm.tsx';
 import { adminCall, adminErrorMessage, useAdminData } from './use-admin.browser.ts';
 
@@ -36,14 +46,7 @@ function ProductList({ route }: { route: AdminRoute }) {
   const { go } = useRouter();
   const query = listQuery(route);
   const { loaded, reload } = useAdminData((signal) => adminCall(adminApi.products, { query, signal }), adminHref(route));
-  const [search, setSearch] = useState(route.q ?? '');
-  useEffect(() => setSearch(route.q ?? ''), [route.q]);
   const [deleting, setDeleting] = useState<Deleting | null>(null);
-
-  const submit = (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    go({ ...route, q: search.trim() || undefined, page: undefined });
-  };
 
   const askDelete = async (product: AdminProductSummary) => {
     setDeleting({ product });
@@ -82,23 +85,7 @@ function ProductList({ route }: { route: AdminRoute }) {
         </AdminLink>
       </div>
       <div className="admin-toolbar">
-        <form className="admin-search" onSubmit={submit}>
-          <div className="field">
-            <label htmlFor="products-q">Search products</label>
-            <input
-              id="products-q"
-              className="input"
-              type="search"
-              value={search}
-              onChange={(e) => setSearch(e.target.value)}
-              maxLength={100}
-              placeholder="Name, brand or description"
-            />
-          </div>
-          <button type="submit" className="btn btn-outline">
-            Search
-          </button>
-        </form>
+        <SearchForm id="products-q" label="Search products" placeholder="Name, brand or description" />
         <div className="field">
           <label htmlFor="products-category">Category</label>
           <select

@@ -1,10 +1,10 @@
 import { Download } from 'lucide-react';
-import { type SubmitEvent, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { formatLagosTime } from '../../lib/time.ts';
 import { notify } from '../toast/notify.browser.ts';
 import { adminApi } from './admin-api.ts';
 import { type AdminRoute, adminHref, listQuery } from './admin-route.ts';
-import { ConfirmDialog, FormProblem, LoadedView, Pager, ScreenHeading, TableBox, useRouter } from './AdminParts.tsx';
+import { ConfirmDialog, SearchForm, FormProblem, LoadedView, Pager, ScreenHeading, TableBox } from './AdminParts.tsx';
 import { adminCall, adminErrorMessage, useAdminData } from './use-admin.browser.ts';
 
 interface Subscriber {
@@ -14,17 +14,9 @@ interface Subscriber {
 
 /** Newsletter subscribers: search, page, export as CSV, unsubscribe one. */
 export function SubscribersScreen({ route }: { route: AdminRoute }) {
-  const { go } = useRouter();
   const query = listQuery(route);
   const { loaded, reload } = useAdminData((signal) => adminCall(adminApi.subscribers, { query, signal }), adminHref(route));
-  const [search, setSearch] = useState(route.q ?? '');
-  useEffect(() => setSearch(route.q ?? ''), [route.q]);
   const [removing, setRemoving] = useState<{ subscriber: Subscriber; busy?: boolean; problem?: string } | null>(null);
-
-  const submit = (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    go({ ...route, q: search.trim() || undefined, page: undefined });
-  };
 
   const remove = async () => {
     if (!removing) return;
@@ -49,23 +41,7 @@ export function SubscribersScreen({ route }: { route: AdminRoute }) {
         </a>
       </div>
       <div className="admin-toolbar">
-        <form className="admin-search" onSubmit={submit}>
-          <div className="field">
-            <label htmlFor="subscribers-q">Search subscribers</label>
-            <input
-              id="subscribers-q"
-              className="input"
-              type="search"
-              value={search}
-              onChange={(e) => setSearch(e.target.value)}
-              maxLength={100}
-              placeholder="E-mail address"
-            />
-          </div>
-          <button type="submit" className="btn btn-outline">
-            Search
-          </button>
-        </form>
+        <SearchForm id="subscribers-q" label="Search subscribers" placeholder="E-mail address" />
       </div>
       <LoadedView loaded={loaded} what="subscribers" retry={reload}>
         {(list) =>

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { BRANDS } from './brands.ts';
 import { CATEGORY_IDS } from './categories.ts';
-import { hasAtMostTwoDecimals } from '../../lib/money.ts';
+import { hasAtMostTwoDecimals, nairaToKobo } from '../../lib/money.ts';
 
 /** A product id: it becomes the product's URL, /product/{id}. */
 export const PRODUCT_ID_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -252,4 +252,43 @@ export function sellingUnit(
   }
   const variant = findVariant(product, variantId);
   return variant && { price: variant.price, stock: variant.stock, image: variant.image ?? product.image };
+}
+
+/**
+ * A product as the store sells it, from what a data file or the admin form says of it: kobo
+ * prices, variant ids, and with variants the "from" price and total stock (what D1's triggers
+ * keep). `kept` gives what neither writes: the rating and review count.
+ */
+export function productFromFields(
+  id: string,
+  fields: Omit<ProductInput, 'id'>,
+  kept: Pick<Product, 'rating' | 'reviews'>,
+): Product {
+  const variants: Variant[] = fields.variants.map((v) => ({
+    id: v.id ?? variantIdFromLabel(v.label),
+    label: v.label,
+    price: nairaToKobo(v.priceNaira),
+    stock: v.stock,
+    inStock: isInStock(v.stock),
+    image: v.image ?? null,
+  }));
+  // The schema guarantees a product without variants has its own price and stock.
+  const price = variants.length ? Math.min(...variants.map((v) => v.price)) : nairaToKobo(fields.priceNaira ?? 0);
+  const stock = variants.length ? variants.reduce((sum, v) => sum + v.stock, 0) : (fields.stock ?? 0);
+  return {
+    id,
+    name: fields.name,
+    brand: fields.brand,
+    category: fields.category,
+    description: fields.description,
+    price,
+    image: fields.image,
+    variantLabel: variants.length ? (fields.variantLabel ?? '') : '',
+    variants,
+    stock,
+    inStock: isInStock(stock),
+    rating: kept.rating,
+    reviews: kept.reviews,
+    featured: fields.featured,
+  };
 }

@@ -1,12 +1,4 @@
-import {
-  catalogueEntrySchema,
-  isInStock,
-  type CatalogueEntry,
-  type Product,
-  type Variant,
-  variantIdFromLabel,
-} from './product.ts';
-import { nairaToKobo } from '../../lib/money.ts';
+import { catalogueEntrySchema, type CatalogueEntry, type Product, productFromFields } from './product.ts';
 import { z } from 'zod';
 
 /** A catalogue data file as read from disk: its path (for messages) and parsed JSON. */
@@ -73,35 +65,9 @@ export function validateCatalogue(
   return products;
 }
 
-/** The product as the store sells it: kobo prices, variant ids, and the "from" price and total stock of its variants. */
+/** The product as the store sells it (productFromFields, the same conversion the admin's form goes through). */
 function toProduct(p: CatalogueEntry): Product {
-  const variants: Variant[] = p.variants.map((v) => ({
-    id: v.id ?? variantIdFromLabel(v.label),
-    label: v.label,
-    price: nairaToKobo(v.priceNaira),
-    stock: v.stock,
-    inStock: isInStock(v.stock),
-    image: v.image ?? null,
-  }));
-  // The schema guarantees a product without variants has its own price and stock.
-  const price = variants.length ? Math.min(...variants.map((v) => v.price)) : nairaToKobo(p.priceNaira ?? 0);
-  const stock = variants.length ? variants.reduce((sum, v) => sum + v.stock, 0) : (p.stock ?? 0);
-  return {
-    id: p.id,
-    name: p.name,
-    brand: p.brand,
-    category: p.category,
-    description: p.description,
-    price,
-    image: p.image,
-    variantLabel: p.variantLabel ?? '',
-    variants,
-    stock,
-    inStock: isInStock(stock),
-    rating: p.rating,
-    reviews: p.reviews,
-    featured: p.featured,
-  };
+  return productFromFields(p.id, p, p);
 }
 
 function rawId(raw: unknown): string | undefined {
