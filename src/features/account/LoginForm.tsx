@@ -7,7 +7,7 @@ import { showServerIssues } from '../forms/server-errors.browser.ts';
 import type { ForgotForm, ResetForm, SignInForm, SignUpForm } from './login-schemas.ts';
 import { lazyResolver, type LoginSchemas, loadLoginModules, startGoogleSignIn } from './login-modules.browser.ts';
 import { NewPasswordFields, PasswordField } from './PasswordField.tsx';
-import { $auth, type AuthState, loadSession, refreshSession } from './session.browser.ts';
+import { $auth, loadSession, refreshSession, SESSION_NOT_KNOWN } from './session.browser.ts';
 import { RETURN_PARAM, safeReturnPath } from './session.ts';
 import './LoginForm.css';
 
@@ -32,7 +32,6 @@ const SIGN_UP_EXISTING =
   'We have sent a message to that address. If it already had an account, sign in with its password, or choose "Forgot password?".';
 
 /** The session as the server rendered the page: not known yet. */
-const NOT_KNOWN: AuthState = { loading: true, user: null, google: false };
 
 /** Where to go after signing in: `?next=` if it is a path on this site, else the profile. */
 const returnPath = () => safeReturnPath(new URLSearchParams(window.location.search).get(RETURN_PARAM));
@@ -322,7 +321,7 @@ function Reset({ ready, banners, onWorking, switchTo, schemas, token }: FormProp
  * The server renders the sign-in form; what the address asks for is read after hydration.
  */
 export default function LoginForm() {
-  const auth = useStore($auth, { ssr: () => NOT_KNOWN });
+  const auth = useStore($auth, { ssr: () => SESSION_NOT_KNOWN });
   const [mode, setMode] = useState<Mode>('signin');
   const [ready, setReady] = useState(false);
   const [error, setError] = useState('');

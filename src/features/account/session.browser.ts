@@ -14,7 +14,10 @@ export interface AuthState {
   google: boolean;
 }
 
-export const $auth = atom<AuthState>({ loading: true, user: null, google: false });
+/** Before the Worker has answered: what the pages are built with. */
+export const SESSION_NOT_KNOWN: AuthState = { loading: true, user: null, google: false };
+
+export const $auth = atom<AuthState>(SESSION_NOT_KNOWN);
 
 let check: Promise<AuthState> | undefined;
 

@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiRequestError } from '../../lib/api-client.browser.ts';
-import { $auth, type AuthState, loadSession, refreshSession } from './session.browser.ts';
+import { $auth, type AuthState, loadSession, refreshSession, SESSION_NOT_KNOWN } from './session.browser.ts';
 
 /**
  * Hooks the account pages share: who is signed in (asked once per page, see
@@ -9,9 +9,13 @@ import { $auth, type AuthState, loadSession, refreshSession } from './session.br
  * loading and error states.
  */
 
-/** The session as the account islands see it; asks the Worker on first use (later calls share the answer). */
+/**
+ * The session as the account islands see it; asks the Worker on first use (later calls share
+ * the answer). Hydration renders what the page was built with (not known yet) even when the
+ * header's early check has already answered, so React's first render matches the HTML.
+ */
 export function useAuth(): AuthState {
-  const auth = useStore($auth);
+  const auth = useStore($auth, { ssr: () => SESSION_NOT_KNOWN });
   useEffect(() => {
     void loadSession();
   }, []);
