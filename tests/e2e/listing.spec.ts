@@ -199,6 +199,12 @@ test('price boxes show naira with separators and say at the field when the max i
   await min.blur();
   await expect(min).toHaveValue('500,000');
   await expect(page).toHaveURL(/minPrice=500000/);
+  // The URL changes at once; the filtered results replace the old ones when the API answers.
+  await expect
+    .poll(async () =>
+      (await cards(page).locator('.price').allTextContents()).every((price) => Number(price.replace(/[^\d]/g, '')) >= 500_000),
+    )
+    .toBe(true);
   const shown = await cardIds(page);
 
   await max.fill('100000');
