@@ -36,6 +36,9 @@ export default defineConfig({
   ],
   test: {
     name: 'api',
+    // Each file runs in its own workerd with its own D1, so files run side by side: two at a
+    // time on a 2-core machine took the suite from 116 s to 82 s.
+    maxWorkers: 2,
     include: ['tests/api/**/*.test.ts'],
     setupFiles: ['./tests/api/setup.ts'],
   },
