@@ -14,6 +14,7 @@ import {
   useState,
 } from 'react';
 import { type FieldValues, get, type Path, type UseFormReturn } from 'react-hook-form';
+import { formatNaira } from '../../lib/money.ts';
 import { formatLagosTime } from '../../lib/time.ts';
 import { type AdminRoute, adminHref, pageCount } from './admin-route.ts';
 import type { OrderStatus } from '../orders/order-status.ts';
@@ -195,8 +196,12 @@ export function TableBox({ caption, children }: { caption: string; children: Rea
 
 // ── Audit trail ──────────────────────────────────────────────────────────────────────────────
 
-function shown(value: unknown): string {
+/** Audit fields the Worker records in kobo (an order's payment); a product's prices are recorded in naira, as typed. */
+const KOBO_FIELDS = new Set(['paymentReceived']);
+
+function shown(field: string, value: unknown): string {
   if (value === null || value === undefined || value === '') return '—';
+  if (typeof value === 'number' && KOBO_FIELDS.has(field)) return formatNaira(value, { compact: false });
   if (typeof value === 'string') return value;
   return JSON.stringify(value);
 }
@@ -219,7 +224,7 @@ export function AuditTrail({ entries }: { entries: readonly AuditEntry[] }) {
                 <ul>
                   {Object.entries(entry.changes).map(([field, change]) => (
                     <li key={field}>
-                      <code>{field}</code>: {shown(change.from)} → {shown(change.to)}
+                      <code>{field}</code>: {shown(field, change.from)} → {shown(field, change.to)}
                     </li>
                   ))}
                 </ul>
