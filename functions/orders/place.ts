@@ -135,7 +135,14 @@ export async function placeOrder(
         lineRows.map(({ id: _, ...line }) => line),
         LINES_PER_INSERT,
       ).map((rows) => db.insert(orderLines).values(rows)),
-      db.insert(orderEvents).values({ orderId: id, fromStatus: null, toStatus: row.status, actor: 'customer', createdAt: now }),
+      db.insert(orderEvents).values({
+        orderId: id,
+        fromStatus: null,
+        toStatus: row.status,
+        actor: 'customer',
+        actorUserId: userId,
+        createdAt: now,
+      }),
       queueEmail(db, orderConfirmationEmail(view, bankAccount(config), config.SITE_URL), id),
     ]);
   } catch (err) {

@@ -104,7 +104,9 @@ async function moveForShopper(c: Context<AppEnv>, number: string, event: 'report
   if (order.status === done) return answer(order);
   let moved: typeof order;
   try {
-    moved = await changeOrderStatus(db, config, order, event, 'customer', { note });
+    // The shopper's account, when they are signed in, is who made the move in the order's history.
+    const user = await sessionUser(c);
+    moved = await changeOrderStatus(db, config, order, event, 'customer', { note, actorUserId: user?.id ?? null });
   } catch (err) {
     // Refused because another request made this very move first: that request's answer is ours too.
     const current =

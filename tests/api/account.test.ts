@@ -37,6 +37,40 @@ describe('orders and transactions belong to their owner', () => {
     expect(one.headers.get('cache-control')).toBe('no-store');
   });
 
+  it('the order’s history names the signed-in shopper’s account for their moves, and nobody’s for a guest', async () => {
+    const email = newEmail('history');
+    const browser = new Browser();
+    const userId = await signedInUser(browser, email);
+    const mine = await placeAs(browser, email);
+    const report = await browser.post(`/orders/${mine.order.number}/payment-report`, undefined, {
+      authorization: `Bearer ${mine.accessToken}`,
+    });
+    expect(report.status, await report.clone().text()).toBe(200);
+    const guestBrowser = new Browser();
+    const guest = await placeAs(guestBrowser, newEmail('guest'));
+    const cancel = await guestBrowser.post(`/orders/${guest.order.number}/cancel`, undefined, {
+      authorization: `Bearer ${guest.accessToken}`,
+    });
+    expect(cancel.status, await cancel.clone().text()).toBe(200);
+
+    const history = async (number: string) =>
+      (
+        await env.DB.prepare(
+          'select e.to_status as status, e.actor_user_id as user from order_events e join orders o on o.id = e.order_id where o.number = ? order by e.id',
+        )
+          .bind(number)
+          .all<{ status: string; user: string | null }>()
+      ).results;
+    expect(await history(mine.order.number)).toEqual([
+      { status: 'awaiting_payment', user: userId },
+      { status: 'payment_reported', user: userId },
+    ]);
+    expect(await history(guest.order.number)).toEqual([
+      { status: 'awaiting_payment', user: null },
+      { status: 'cancelled', user: null },
+    ]);
+  });
+
   it('user A can read none of user B’s orders, transactions or reviews', async () => {
     const a = new Browser();
     const b = new Browser();
