@@ -44,7 +44,8 @@ export default defineConfig({
   expect: { timeout: 7_000 },
   use: {
     baseURL: server?.baseURL,
-    trace: 'retain-on-failure',
+    // Recording a trace costs every test CPU; in CI a failure is traced on its retry.
+    trace: process.env.CI ? 'on-first-retry' : 'retain-on-failure',
     // Each test's fresh context would register the service worker and pre-cache the app shell
     // and core pages: seconds of work per test that only tests/e2e/pwa.spec.ts is about (it allows them).
     serviceWorkers: (process.env.E2E_SW as 'allow' | 'block' | undefined) ?? 'block',
