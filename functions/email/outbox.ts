@@ -302,3 +302,16 @@ async function postEmail(
     clearTimeout(timer);
   }
 }
+
+/**
+ * Sends what the request queued once its answer has gone (`waitUntil`), without making the
+ * caller wait; the cron sends anything left. One for every route that queues an e-mail.
+ */
+export function deliverEmailsLater(c: {
+  executionCtx: { waitUntil(promise: Promise<unknown>): void };
+  var: { db: Db; config: Config };
+}): void {
+  c.executionCtx.waitUntil(
+    deliverPendingEmails(c.var.db, c.var.config).catch((err: unknown) => console.error('E-mail delivery failed', err)),
+  );
+}

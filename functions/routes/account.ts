@@ -30,9 +30,9 @@ import {
   VERIFY_LINK_HOURS,
   verifyEmail,
 } from '../email/account-messages.ts';
-import { deliverPendingEmails } from '../email/outbox.ts';
+import { deliverEmailsLater } from '../email/outbox.ts';
 import { bankAccount } from '../env.ts';
-import { createRouter, type AppEnv } from '../lib/app.ts';
+import { createRouter } from '../lib/app.ts';
 import { ApiError } from '../lib/errors.ts';
 import { rateLimit } from '../lib/rate-limit.ts';
 import { reply } from '../lib/reply.ts';
@@ -40,13 +40,6 @@ import { validate } from '../lib/validate.ts';
 
 const PRIVATE = { 'cache-control': 'no-store' };
 const HOUR_MS = 60 * 60 * 1000;
-
-/** Sends what the request queued after the response (the outbox logs held e-mails in full locally). */
-function deliverEmailsLater<E extends AppEnv>(c: Context<E>) {
-  c.executionCtx.waitUntil(
-    deliverPendingEmails(c.var.db, c.var.config).catch((err: unknown) => console.error('E-mail delivery failed', err)),
-  );
-}
 
 const sameOrigin = sameOriginOnly();
 const signedIn = requireUser();

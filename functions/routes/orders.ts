@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { orderLookupSchema } from '../../src/features/orders/checkout.ts';
 import { orderApi } from '../../src/features/orders/order-api.ts';
 import { sessionUser } from '../auth/session.ts';
-import { deliverPendingEmails } from '../email/outbox.ts';
+import { deliverEmailsLater } from '../email/outbox.ts';
 import { findGuestOrder, findOrderForToken } from '../orders/find.ts';
 import { enforceOrderLimits } from '../orders/limits.ts';
 import { changeOrderStatus, reloadOrder } from '../orders/move.ts';
@@ -17,13 +17,6 @@ import { validate } from '../lib/validate.ts';
 import { z } from 'zod';
 
 const PRIVATE = { 'cache-control': 'no-store' };
-
-/** Sends what the request queued after the response, without making the shopper wait. */
-function deliverEmailsLater(c: Context<AppEnv>) {
-  c.executionCtx.waitUntil(
-    deliverPendingEmails(c.var.db, c.var.config).catch((err: unknown) => console.error('E-mail delivery failed', err)),
-  );
-}
 
 /** The browser that placed an order proves it with `Authorization: Bearer <accessToken>`. */
 function bearerToken(c: Context<AppEnv>): string {

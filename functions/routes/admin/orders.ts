@@ -11,18 +11,11 @@ import {
 import { orderLookupSchema } from '../../../src/features/orders/checkout.ts';
 import { listOrders, moveOrderAsAdmin, orderDetail, type AdminMove } from '../../admin/orders.ts';
 import type { SignedInEnv } from '../../auth/session.ts';
-import { deliverPendingEmails } from '../../email/outbox.ts';
+import { deliverEmailsLater } from '../../email/outbox.ts';
 import { reply } from '../../lib/reply.ts';
 import { validate } from '../../lib/validate.ts';
 
 const numberParam = z.object({ number: orderLookupSchema.shape.number });
-
-/** Sends the shopper's e-mail about the move after the answer (the cron sends it otherwise). */
-function deliverEmailsLater(c: Context<SignedInEnv>) {
-  c.executionCtx.waitUntil(
-    deliverPendingEmails(c.var.db, c.var.config).catch((err: unknown) => console.error('E-mail delivery failed', err)),
-  );
-}
 
 async function move(c: Context<SignedInEnv>, number: string, action: AdminMove) {
   const detail = await moveOrderAsAdmin(c.var.db, c.var.config, c.var.user, number, action);
