@@ -55,6 +55,11 @@ export const orderViewSchema = z.object({
   ),
   subtotal: kobo,
   shipping: kobo,
+  /**
+   * A swap's trade-in credit (src/features/trade-ins): the agreed value of the shopper's device,
+   * taken off the order (total = subtotal + shipping - credit). Null or absent for other orders.
+   */
+  credit: z.object({ tradeIn: z.string(), amount: kobo }).nullable().optional(),
   total: kobo,
   /**
    * What to transfer and where: while the order waits for payment (`due: true`), and after
