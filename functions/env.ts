@@ -73,6 +73,8 @@ const configSchema = z.object({
   RATE_LIMIT_PAYMENT_REPORT: rateLimitRule.default({ limit: 10, windowSeconds: 600 }),
   RATE_LIMIT_LOOKUP: rateLimitRule.default({ limit: 20, windowSeconds: 600 }),
   RATE_LIMIT_QUOTE: rateLimitRule.default({ limit: 120, windowSeconds: 60 }),
+  /** Trade-in requests sent (each may carry 20 MB of photos). */
+  RATE_LIMIT_TRADE_IN: rateLimitRule.default({ limit: 10, windowSeconds: 3600 }),
   /**
    * Accounts (functions/auth/). Failed sign-ins allowed per e-mail address and per client in a
    * window; past either, sign-in answers 429 without checking the password.

@@ -6,6 +6,7 @@ import { health } from './routes/health.ts';
 import { checkInstallPrompt, dismissInstallPrompt } from './routes/install-prompt.ts';
 import { subscribe } from './routes/newsletter.ts';
 import { ordersRoute } from './routes/orders.ts';
+import { tradeInsRoute } from './routes/trade-ins.ts';
 import { products } from './routes/products.ts';
 import { runScheduledJobs } from './scheduled.ts';
 
@@ -14,6 +15,7 @@ export const api = createApp()
   .route('/health', health)
   .route('/products', products)
   .route('/orders', ordersRoute)
+  .route('/trade-ins', tradeInsRoute)
   .route('/subscribe', subscribe)
   .route('/check-install-prompt', checkInstallPrompt)
   .route('/dismiss-install-prompt', dismissInstallPrompt)

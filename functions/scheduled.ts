@@ -3,11 +3,13 @@ import { deliverPendingEmails } from './email/outbox.ts';
 import { readConfig } from './env.ts';
 import { pruneRateLimits } from './lib/rate-limit.ts';
 import { expireOverdueOrders } from './orders/expire.ts';
+import { sweepOrphanPhotos } from './trade-ins/photos.ts';
 
 /**
  * The Worker's cron (wrangler.toml [triggers]): expires orders past their hold time
  * (unpaid, or a reported transfer nobody confirmed), releasing their stock, delivers
- * queued e-mails and deletes rate-limit counters of windows long over.
+ * queued e-mails, deletes rate-limit counters of windows long over and trade-in photos no
+ * request names (left by a submission that stopped between its upload and its row).
  */
 export async function runScheduledJobs(controller: ScheduledController, env: Env): Promise<void> {
   const db = openDb(env.DB);
@@ -16,7 +18,8 @@ export async function runScheduledJobs(controller: ScheduledController, env: Env
   const expired = await expireOverdueOrders(db, config, now);
   const emails = await deliverPendingEmails(db, config);
   const pruned = await pruneRateLimits(db, now);
+  const swept = await sweepOrphanPhotos(db, env.IMAGES, now);
   console.log(
-    `Scheduled run ${controller.cron}: ${expired} orders expired; e-mails ${JSON.stringify(emails)}; ${pruned} rate-limit counters pruned`,
+    `Scheduled run ${controller.cron}: ${expired} orders expired; e-mails ${JSON.stringify(emails)}; ${pruned} rate-limit counters pruned; ${swept} orphan trade-in photos deleted`,
   );
 }

@@ -1,6 +1,6 @@
 import { and, eq, isNull, like, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { emailOutbox, orders, users, verificationTokens } from '../db/schema.ts';
+import { emailOutbox, orders, tradeIns, users, verificationTokens } from '../db/schema.ts';
 import type { EmailMessage } from '../email/messages.ts';
 import { outboxRowFor } from '../email/outbox.ts';
 import { sha256Hex } from '../lib/crypto.ts';
@@ -66,7 +66,8 @@ export function queueEmailForUser(db: Db, message: EmailMessage, who: SQL) {
 
 /**
  * The statements that record a proven address: the user's e-mail is verified (if it was
- * not yet), and the guest orders placed with that address (no account yet) join the account.
+ * not yet), and the guest orders and trade-in requests made with that address (no account yet)
+ * join the account.
  */
 export function markVerifiedStatements(db: Db, userId: string, email: string, now = new Date()) {
   return [
@@ -78,5 +79,9 @@ export function markVerifiedStatements(db: Db, userId: string, email: string, no
       .update(orders)
       .set({ userId })
       .where(and(eq(orders.email, email), isNull(orders.userId))),
+    db
+      .update(tradeIns)
+      .set({ userId })
+      .where(and(eq(tradeIns.email, email), isNull(tradeIns.userId))),
   ] as const;
 }

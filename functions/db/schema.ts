@@ -3,6 +3,8 @@ import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex
 import { ROLES, THEMES } from '../../src/features/account/account-values.ts';
 import { DELIVERY_METHODS } from '../../src/features/orders/delivery.ts';
 import { ORDER_ACTORS, ORDER_STATUSES } from '../../src/features/orders/order-status.ts';
+import { BATTERY_HEALTH } from '../../src/features/trade-ins/trade-in.ts';
+import { TRADE_IN_ACTORS, TRADE_IN_STATUSES } from '../../src/features/trade-ins/trade-in-status.ts';
 
 /**
  * The D1 schema: the single source for the tables, the generated migrations in
@@ -20,9 +22,12 @@ export const CHECKS = {
   variantsPricePositive: 'product_variants_price_positive',
   variantsStockNotNegative: 'product_variants_stock_not_negative',
   ordersTotalIsSum: 'orders_total_is_sum',
+  ordersCreditNotNegative: 'orders_credit_not_negative',
   orderLinesQuantityPositive: 'order_lines_quantity_positive',
   orderLinesTotal: 'order_lines_total',
   reviewsRatingRange: 'reviews_rating_range',
+  tradeInsVersionPositive: 'trade_ins_version_positive',
+  tradeInsOfferPositive: 'trade_ins_offer_positive',
 } as const;
 export type CheckName = (typeof CHECKS)[keyof typeof CHECKS];
 
@@ -174,16 +179,24 @@ export const orders = sqliteTable(
     /** Set when the order is marked shipped: the carrier and the note the shopper sees (tracking number, rider). */
     carrier: text('carrier'),
     trackingNote: text('tracking_note'),
+    /**
+     * A swap's order (src/features/trade-ins): the trade-in it comes from (its reference) and the agreed value of
+     * the shopper's device, taken off the total. Null and 0 for every other order.
+     */
+    tradeInReference: text('trade_in_reference'),
+    credit: integer('credit_kobo').notNull().default(0),
     ...timestamps,
   },
   (t) => [
-    check(CHECKS.ordersTotalIsSum, sql`${t.total} = ${t.subtotal} + ${t.shipping}`),
+    check(CHECKS.ordersTotalIsSum, sql`${t.total} = ${t.subtotal} + ${t.shipping} - ${t.credit}`),
+    check(CHECKS.ordersCreditNotNegative, sql`${t.credit} >= 0`),
     index('orders_status_expires_idx').on(t.status, t.expiresAt),
     index('orders_email_idx').on(t.email),
     index('orders_user_idx').on(t.userId),
     // The admin's lists: newest first, overall and per status, and the dashboard's days.
     index('orders_created_idx').on(t.createdAt),
     index('orders_status_created_idx').on(t.status, t.createdAt),
+    index('orders_trade_in_idx').on(t.tradeInReference),
   ],
 );
 
@@ -381,7 +394,7 @@ export const reviews = sqliteTable(
 export type UserRow = typeof users.$inferSelect;
 export type ReviewRow = typeof reviews.$inferSelect;
 
-export const AUDIT_ENTITIES = ['product', 'order', 'subscriber'] as const;
+export const AUDIT_ENTITIES = ['product', 'order', 'subscriber', 'trade_in'] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 
 /**
@@ -406,3 +419,94 @@ export const adminAudit = sqliteTable(
 );
 
 export type AdminAuditRow = typeof adminAudit.$inferSelect;
+
+/**
+ * Trade-in requests (sell or swap a device, src/features/trade-ins): what the shopper described,
+ * what they want, and the store's offer. `version` goes up with every move; a move names the
+ * version it was made on, and a stale one trips the CHECK, so its whole batch (history row,
+ * e-mail, audit row) is refused (functions/trade-ins/move.ts).
+ */
+export const tradeIns = sqliteTable(
+  'trade_ins',
+  {
+    id: text('id').primaryKey(),
+    /** TRD- and 10 base32 characters: with the e-mail, how a guest finds the request. */
+    reference: text('reference').notNull().unique(),
+    status: text('status', { enum: TRADE_IN_STATUSES }).notNull().default('new'),
+    /** The signed-in shopper who sent it, if any. */
+    userId: text('user_id').references(() => users.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    /** Lower-cased. */
+    email: text('email').notNull(),
+    phone: text('phone').notNull(),
+    state: text('state').notNull(),
+    category: text('category').notNull(),
+    brand: text('brand').notNull(),
+    model: text('model').notNull(),
+    storage: text('storage').notNull().default(''),
+    turnsOn: integer('turns_on', { mode: 'boolean' }).notNull(),
+    screenCracked: integer('screen_cracked', { mode: 'boolean' }).notNull(),
+    bodyDents: integer('body_dents', { mode: 'boolean' }).notNull(),
+    batteryHealth: text('battery_health', { enum: BATTERY_HEALTH }).notNull(),
+    accountRemoved: integer('account_removed', { mode: 'boolean' }).notNull(),
+    originalBox: integer('original_box', { mode: 'boolean' }).notNull(),
+    notes: text('notes').notNull().default(''),
+    wantKind: text('want_kind', { enum: ['cash', 'swap'] }).notNull(),
+    /** A swap's product and variant ('' for none), with their names as they were (no foreign key: the product may be erased later). */
+    swapProductId: text('swap_product_id'),
+    swapVariantId: text('swap_variant_id').notNull().default(''),
+    swapName: text('swap_name'),
+    swapVariantLabel: text('swap_variant_label').notNull().default(''),
+    offer: integer('offer_kobo'),
+    offerNote: text('offer_note'),
+    offeredAt: integer('offered_at', { mode: 'timestamp' }),
+    /** The latest order placed for an accepted swap. */
+    orderId: text('order_id').references(() => orders.id),
+    version: integer('version').notNull().default(1),
+    ...timestamps,
+  },
+  (t) => [
+    check(CHECKS.tradeInsVersionPositive, sql`${t.version} > 0`),
+    check(CHECKS.tradeInsOfferPositive, sql`${t.offer} IS NULL OR ${t.offer} > 0`),
+    index('trade_ins_created_idx').on(t.createdAt),
+    index('trade_ins_status_created_idx').on(t.status, t.createdAt),
+    index('trade_ins_email_idx').on(t.email),
+    index('trade_ins_user_idx').on(t.userId),
+  ],
+);
+
+/** A request's photos, stored in R2 (IMAGES) under `key`; served to admins only. */
+export const tradeInPhotos = sqliteTable(
+  'trade_in_photos',
+  {
+    tradeInId: text('trade_in_id')
+      .notNull()
+      .references(() => tradeIns.id),
+    position: integer('position').notNull(),
+    key: text('key').notNull(),
+    contentType: text('content_type').notNull(),
+    bytes: integer('bytes').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tradeInId, t.position] }), uniqueIndex('trade_in_photos_key_idx').on(t.key)],
+);
+
+/** Every move of a request: who, when, and the note (what was said, the offer's note, a closing reason). */
+export const tradeInEvents = sqliteTable(
+  'trade_in_events',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    tradeInId: text('trade_in_id')
+      .notNull()
+      .references(() => tradeIns.id),
+    fromStatus: text('from_status', { enum: TRADE_IN_STATUSES }),
+    toStatus: text('to_status', { enum: TRADE_IN_STATUSES }).notNull(),
+    actor: text('actor', { enum: TRADE_IN_ACTORS }).notNull(),
+    actorUserId: text('actor_user_id'),
+    note: text('note'),
+    createdAt: timestamps.createdAt,
+  },
+  (t) => [index('trade_in_events_trade_in_idx').on(t.tradeInId)],
+);
+
+export type TradeInRow = typeof tradeIns.$inferSelect;
+export type TradeInPhotoRow = typeof tradeInPhotos.$inferSelect;

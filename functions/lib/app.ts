@@ -3,13 +3,18 @@ import { bodyLimit } from 'hono/body-limit';
 import { csrf } from 'hono/csrf';
 import { secureHeaders } from 'hono/secure-headers';
 import { adminApi } from '../../src/features/admin/admin-api.ts';
+import { tradeInApi } from '../../src/features/trade-ins/trade-in-api.ts';
 import { openDb, type Db } from '../db/client.ts';
 import { readConfig, type Config } from '../env.ts';
 import { ApiError, handleError, handleNotFound } from './errors.ts';
 import { API_CSP, PAGE_SECURITY_HEADERS } from './security-headers.ts';
 
-/** The one route that reads a body over 64 KB (an admin's image upload), with its own limit. */
-const IMAGE_UPLOAD_PATH = adminApi.uploadImage.path;
+/**
+ * The routes that read a body over 64 KB, each with its own limit counted as it streams: an
+ * admin's image upload (2 MB, functions/admin/images.ts) and a trade-in request with its
+ * photos (functions/trade-ins/photos.ts).
+ */
+const LARGE_UPLOAD_PATHS: readonly string[] = [adminApi.uploadImage.path, tradeInApi.submit.path];
 
 export interface AppEnv {
   Bindings: Env;
@@ -49,9 +54,9 @@ export function createApp() {
       throw new ApiError(413, 'payload_too_large', 'The request body is larger than 64 KB.');
     },
   });
-  // An image upload is larger: its handler counts the bytes as they stream and stops at 2 MB
-  // (functions/admin/images.ts). Exact method and path, so nothing else escapes the limit.
-  app.use((c, next) => (c.req.method === 'POST' && c.req.path === IMAGE_UPLOAD_PATH ? next() : jsonBodyLimit(c, next)));
+  // Uploads are larger: their handlers count the bytes as they stream and stop at their own
+  // limit. Exact method and path, so nothing else escapes this one.
+  app.use((c, next) => (c.req.method === 'POST' && LARGE_UPLOAD_PATHS.includes(c.req.path) ? next() : jsonBodyLimit(c, next)));
   app.use(async (c, next) => {
     c.set('config', readConfig(c.env));
     c.set('db', openDb(c.env.DB));

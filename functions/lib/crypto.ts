@@ -41,6 +41,15 @@ const ORDER_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
  * retried by the unique index) and no order's number tells anything about another's.
  */
 export function newOrderNumber(): string {
+  return newReference('GTS');
+}
+
+/** A trade-in request's reference: TRD- and 10 random base32 characters, like an order number. */
+export function newTradeInReference(): string {
+  return newReference('TRD');
+}
+
+function newReference(prefix: string): string {
   const bytes = crypto.getRandomValues(new Uint8Array(10));
-  return `GTS-${[...bytes].map((b) => ORDER_ALPHABET[b & 31]).join('')}`;
+  return `${prefix}-${[...bytes].map((b) => ORDER_ALPHABET[b & 31]).join('')}`;
 }

@@ -10,6 +10,7 @@ import {
   orders,
   products,
   productVariants,
+  tradeIns,
   type OrderLineRow,
   type OrderRow,
 } from '../db/schema.ts';
@@ -45,6 +46,19 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
+/**
+ * An order for an accepted swap (functions/trade-ins/order.ts): the trade-in whose agreed value
+ * is taken off the total, and the version it was read at. The order's batch moves the trade-in
+ * to it only if it is still accepted at that version with no live order; otherwise the batch is
+ * refused whole.
+ */
+export interface TradeInCredit {
+  tradeInId: string;
+  reference: string;
+  amount: number;
+  version: number;
+}
+
 export interface PlacedOrderResult {
   order: OrderView;
   accessToken: string;
@@ -65,11 +79,15 @@ export async function placeOrder(
   now = new Date(),
   /** The signed-in shopper placing it (functions/auth/session.ts), or null for a guest: the order then belongs to that account. */
   userId: string | null = null,
+  /** A swap's trade-in credit, for an order made from an accepted trade-in. */
+  tradeIn?: TradeInCredit,
 ): Promise<PlacedOrderResult> {
   // D1 keeps whole seconds: the order answered now must equal the order read back later.
   now = new Date(Math.floor(now.getTime() / 1000) * 1000);
   const keyHash = await sha256Hex(request.idempotencyKey);
-  const requestHash = await sha256Hex(JSON.stringify({ customer: request.customer, lines: request.lines }));
+  const requestHash = await sha256Hex(
+    JSON.stringify({ customer: request.customer, lines: request.lines, ...(tradeIn ? { tradeIn: tradeIn.reference } : {}) }),
+  );
   const accessToken = await orderAccessToken(request.idempotencyKey);
 
   const replay = await findReplay(db, config, keyHash, requestHash, accessToken, now);
@@ -84,6 +102,14 @@ export async function placeOrder(
     if (winner) return winner;
     rejectQuote(quote);
   }
+  const credit = tradeIn?.amount ?? 0;
+  if (quote.total - credit < 0) {
+    throw new ApiError(
+      409,
+      'price_below_credit',
+      'The product now costs less than your trade-in value. Please contact us and we will settle it with you.',
+    );
+  }
 
   const id = crypto.randomUUID();
   const row: OrderRow = {
@@ -97,7 +123,7 @@ export async function placeOrder(
     ...deliveryAddress(request.customer),
     subtotal: quote.subtotal,
     shipping: quote.shipping,
-    total: quote.total,
+    total: quote.total - credit,
     idempotencyKeyHash: keyHash,
     requestHash,
     accessTokenHash: await sha256Hex(accessToken),
@@ -110,6 +136,8 @@ export async function placeOrder(
     paymentConfirmedAt: null,
     carrier: null,
     trackingNote: null,
+    tradeInReference: tradeIn?.reference ?? null,
+    credit,
     createdAt: now,
     updatedAt: now,
   };
@@ -144,6 +172,7 @@ export async function placeOrder(
         createdAt: now,
       }),
       queueEmail(db, orderConfirmationEmail(view, bankAccount(config), config.SITE_URL), id),
+      ...(tradeIn ? [takeTradeIn(db, tradeIn, id)] : []),
     ]);
   } catch (err) {
     const violation = constraintViolation(err);
@@ -164,9 +193,14 @@ export async function placeOrder(
       if (!fresh.ok) rejectQuote(fresh);
       throw new ApiError(409, 'out_of_stock', 'The stock changed while your order was placed. Please try again.');
     }
+    if (isCheckViolation(violation, CHECKS.tradeInsVersionPositive)) {
+      const winner = await findReplay(db, config, keyHash, requestHash, accessToken, now);
+      if (winner) return winner;
+      throw new ApiError(409, 'trade_in_changed', 'This trade-in changed or already has an order. Please reload it.');
+    }
     if (isUniqueViolation(violation, orders.number)) {
       // 50 random bits collided: try once more with a new number.
-      return placeOrder(db, config, request, now);
+      return placeOrder(db, config, request, now, userId, tradeIn);
     }
     throw err;
   }
@@ -210,6 +244,24 @@ function reserveStock(db: Db, line: Quote['lines'][number]) {
       })
       .where(eq(products.id, line.productId)),
   ];
+}
+
+/**
+ * Points the trade-in at its new order, only if it is still accepted at the version read and
+ * has no live order (none, or one cancelled or expired). Otherwise the version becomes 0,
+ * which trade_ins' CHECK refuses, and so does the order's whole batch.
+ */
+function takeTradeIn(db: Db, tradeIn: TradeInCredit, orderId: string) {
+  return db
+    .update(tradeIns)
+    .set({
+      orderId,
+      version: sql`CASE WHEN ${tradeIns.version} = ${tradeIn.version} AND ${tradeIns.status} = 'accepted'
+                       AND (${tradeIns.orderId} IS NULL OR EXISTS (SELECT 1 FROM ${orders} o
+                            WHERE o.id = ${tradeIns.orderId} AND o.status IN ('cancelled', 'expired')))
+                     THEN ${tradeIn.version + 1} ELSE 0 END`,
+    })
+    .where(eq(tradeIns.id, tradeIn.tradeInId));
 }
 
 async function findReplay(db: Db, config: Config, keyHash: string, requestHash: string, accessToken: string, now: Date) {

@@ -48,6 +48,7 @@ export function toOrderView(
     lines: lines.map(({ id: _id, orderId: _order, ...line }) => line),
     subtotal: order.subtotal,
     shipping: order.shipping,
+    credit: order.credit > 0 ? { tradeIn: order.tradeInReference ?? '', amount: order.credit } : null,
     total: order.total,
     // Also after a report: the shopper may need to check where they sent the money.
     payment: showsPaymentDetails(order.status)

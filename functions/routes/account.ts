@@ -38,6 +38,8 @@ import { rateLimit } from '../lib/rate-limit.ts';
 import { reply } from '../lib/reply.ts';
 import { validate } from '../lib/validate.ts';
 
+import { myTradeIns } from './trade-ins.ts';
+
 const PRIVATE = { 'cache-control': 'no-store' };
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -190,6 +192,7 @@ export const accountRoute = createRouter()
   .get('/orders/:number', signedIn, validate('param', z.object({ number: orderLookupSchema.shape.number })), async (c) =>
     reply(c, accountApi.order, { order: await userOrder(c.var.db, c.var.config, c.var.user.id, c.req.valid('param').number) }),
   )
+  .get('/trade-ins', signedIn, myTradeIns)
   .get('/transactions', signedIn, async (c) =>
     reply(c, accountApi.transactions, { transactions: await userTransactions(c.var.db, c.var.user.id) }),
   )

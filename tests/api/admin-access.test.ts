@@ -4,6 +4,7 @@ import { api } from '../../functions/index.ts';
 import { adminApi } from '../../src/features/admin/admin-api.ts';
 import { fillPath } from '../../src/lib/api-contract.ts';
 import { Browser, newEmail } from './account-helpers.ts';
+import { submitted, tradeInFields } from './trade-in-helpers.ts';
 import { signedInAdmin, signedInCustomer } from './admin-helpers.ts';
 import { PS5, placeOrder } from './orders-helpers.ts';
 
@@ -97,6 +98,16 @@ const VALID: Record<string, (admin: Browser) => Promise<Request>> = {
   },
   [key(adminApi.deleteProduct)]: async (admin) => ({ params: { id: (await newProduct(admin)).id } }),
   [key(adminApi.uploadImage)]: async () => ({ raw: { bytes: PNG, type: 'image/png' } }),
+  [key(adminApi.tradeIns)]: async () => ({}),
+  [key(adminApi.tradeIn)]: async () => ({ params: { reference: (await submitted()).reference } }),
+  [key(adminApi.tradeInPhoto)]: async () => ({
+    params: { reference: (await submitted(tradeInFields(), [{ bytes: PNG, type: 'image/png' }])).reference, index: '1' },
+  }),
+  [key(adminApi.moveTradeIn)]: async (admin) => {
+    const { reference } = await submitted();
+    const { version } = (await (await admin.get(`/admin/trade-ins/${reference}`)).json()) as { version: string };
+    return { params: { reference }, body: { version, move: 'contact', note: 'Called' } };
+  },
   [key(adminApi.subscribers)]: async () => ({}),
   [key(adminApi.exportSubscribers)]: async () => ({}),
   [key(adminApi.removeSubscriber)]: async () => {
@@ -116,7 +127,12 @@ function key(endpoint: { method: string; path: string }) {
 const ROUTES = [...new Set(api.routes.filter((r) => r.path.startsWith('/api/admin/') && r.method !== 'ALL').map(key))].sort();
 
 /** Stand-in values for a guest's or customer's request: they must be refused before any of it is read. */
-const PLACEHOLDER: Record<string, string> = { number: 'GTS-AAAA-AAAA', id: 'placeholder' };
+const PLACEHOLDER: Record<string, string> = {
+  number: 'GTS-AAAA-AAAA',
+  id: 'placeholder',
+  reference: 'TRD-AAAAAAAAAA',
+  index: '1',
+};
 
 function send(browser: Browser, route: string, request: Request = {}) {
   const [method, path] = route.split(' ') as [string, string];

@@ -37,6 +37,8 @@ function orderValues(overrides: Partial<OrderRow> = {}): OrderRow {
     paymentConfirmedAt: null,
     carrier: null,
     trackingNote: null,
+    tradeInReference: null,
+    credit: 0,
     createdAt: now,
     updatedAt: now,
     ...overrides,

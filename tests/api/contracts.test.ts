@@ -8,11 +8,13 @@ import { productApi } from '../../src/features/catalogue/product-api.ts';
 import { subscribeApi } from '../../src/features/newsletter/subscribe.ts';
 import { orderApi } from '../../src/features/orders/order-api.ts';
 import { installApi } from '../../src/features/pwa/install-api.ts';
+import { tradeInApi } from '../../src/features/trade-ins/trade-in-api.ts';
 import { type AnswerOf, fillPath, type Endpoint } from '../../src/lib/api-contract.ts';
 import { errorBodySchema } from '../../src/lib/api-error.ts';
-import { Browser, linkToken, newEmail, PASSWORD } from './account-helpers.ts';
+import { Browser, linkToken, newEmail, PASSWORD, signedInUser } from './account-helpers.ts';
 import { signedInAdmin, send } from './admin-helpers.ts';
-import { orderRequest, PS5, placeOrder } from './orders-helpers.ts';
+import { newKey, orderRequest, PS5, placeOrder } from './orders-helpers.ts';
+import { PNG, postTradeIn, SWAP_PS5, shopper, tradeInFields } from './trade-in-helpers.ts';
 
 /**
  * Every answer the real Worker gives is exactly what its contract (src/lib/api-contract.ts)
@@ -25,6 +27,7 @@ const CONTRACTS: readonly Endpoint[] = [
   ...Object.values(accountApi),
   ...Object.values(installApi),
   ...Object.values(adminApi),
+  ...Object.values(tradeInApi),
 ];
 
 /**
@@ -276,6 +279,51 @@ describe('API contracts', () => {
     expect(text).toContain('contract-admin@example.com');
     const id = String(list.subscribers[0]!.id);
     await answer(adminApi.removeSubscriber, await send(browser, 'DELETE', path(adminApi.removeSubscriber, { id })));
+  });
+
+  it('trade-ins: the shopper’s endpoints and the admin’s, through a swap from request to order', async () => {
+    const { browser: admin } = await signedInAdmin();
+    const owner = new Browser('http://localhost:8787', { RATE_LIMIT_TRADE_IN: '10000/60' });
+    const email = newEmail('contract-trade-in');
+    await signedInUser(owner, email);
+    const answer = async <E extends Endpoint>(endpoint: E, response: Response, status = 200) => {
+      expect(response.status, await response.clone().text()).toBe(status);
+      const json: unknown = await response.json();
+      expectFitsContract(endpoint, json);
+      return json as AnswerOf<E>;
+    };
+    const path = (endpoint: Endpoint, params: Record<string, string> = {}) => fillPath(endpoint.path, params).slice(4);
+    const fields = tradeInFields({ want: SWAP_PS5, contact: { ...tradeInFields().contact, email } });
+    const { tradeIn } = await answer(
+      tradeInApi.submit,
+      await postTradeIn(fields, [{ bytes: PNG, type: 'image/png' }], owner),
+      201,
+    );
+    const reference = { reference: tradeIn.reference };
+    await answer(tradeInApi.lookup, await shopper().post(path(tradeInApi.lookup), { reference: tradeIn.reference, email }));
+    await answer(tradeInApi.mine, await owner.get(path(tradeInApi.mine)));
+
+    await answer(adminApi.tradeIns, await admin.get(`${path(adminApi.tradeIns)}?status=new`));
+    const detail = await answer(adminApi.tradeIn, await admin.get(path(adminApi.tradeIn, reference)));
+    const photo = await admin.request(detail.photos[0]!.url);
+    expect(photo.headers.get('content-type')).toBe('image/png');
+    expect(path(adminApi.tradeInPhoto, { ...reference, index: '1' })).toBe(detail.photos[0]!.url.slice(4));
+    await answer(
+      adminApi.moveTradeIn,
+      await admin.post(path(adminApi.moveTradeIn, reference), { version: detail.version, move: 'offer', offerNaira: 300_000 }),
+    );
+    await answer(
+      tradeInApi.respond,
+      await owner.post(path(tradeInApi.respond, reference), { decision: 'accept', offer: 30_000_000 }),
+    );
+    await answer(
+      tradeInApi.order,
+      await owner.post(path(tradeInApi.order, reference), {
+        idempotencyKey: newKey(),
+        customer: { delivery: 'pickup', name: 'Ada Obi', email, phone: '08031234567' },
+      }),
+      201,
+    );
   });
 
   it('refusals share one error shape', async () => {

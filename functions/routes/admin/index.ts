@@ -5,6 +5,7 @@ import { adminImagesRoute } from './images.ts';
 import { adminOrdersRoute } from './orders.ts';
 import { adminProductsRoute } from './products.ts';
 import { adminSubscribersRoute } from './subscribers.ts';
+import { adminTradeInsRoute } from './trade-ins.ts';
 
 const sameOrigin = sameOriginOnly<SignedInEnv>();
 
@@ -27,4 +28,5 @@ export const adminRoute = new Hono<SignedInEnv>()
   .route('/orders', adminOrdersRoute)
   .route('/products', adminProductsRoute)
   .route('/images', adminImagesRoute)
-  .route('/subscribers', adminSubscribersRoute);
+  .route('/subscribers', adminSubscribersRoute)
+  .route('/trade-ins', adminTradeInsRoute);

@@ -7,6 +7,7 @@ import { ORDER_ACTORS, ORDER_STATUSES } from '../orders/order-status.ts';
 import { orderViewSchema } from '../orders/order-view.ts';
 import { tradeInViewSchema } from '../trade-ins/trade-in.ts';
 import { TRADE_IN_ACTORS, TRADE_IN_STATUSES } from '../trade-ins/trade-in-status.ts';
+import { hasAtMostTwoDecimals } from '../../lib/money.ts';
 
 /**
  * The admin API's contract (see src/lib/api-contract.ts): everything under /api/admin/*,
@@ -282,7 +283,7 @@ export const moveTradeInSchema = z.discriminatedUnion(
         .number({ error: 'Enter the offer in naira (for example 250000)' })
         .positive('The offer must be more than 0')
         .max(100_000_000, 'The offer must be at most ₦100,000,000')
-        .refine((n) => Number.isInteger(n * 100), 'At most two decimal places (kobo)'),
+        .refine(hasAtMostTwoDecimals, 'At most two decimal places (kobo)'),
       note: moveNote,
     }),
     /** The device was received and paid for (or swapped). */

@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { endpoint } from '../../lib/api-contract.ts';
 import { customerFields, customerSchema, placeOrderSchema } from '../orders/checkout.ts';
 import { placedOrderSchema } from '../orders/order-view.ts';
-import { tradeInAnswerSchema, tradeInLookupSchema, tradeInRequestSchema, tradeInResponseSchema, tradeInViewSchema } from './trade-in.ts';
+import {
+  tradeInAnswerSchema,
+  tradeInLookupSchema,
+  tradeInRequestSchema,
+  tradeInResponseSchema,
+  tradeInViewSchema,
+} from './trade-in.ts';
 
 /**
  * POST /api/trade-ins/:reference/order: an accepted swap becomes an order for the chosen
@@ -13,6 +19,8 @@ export const tradeInOrderSchema = z.object({
   email: customerFields.email.optional(),
   idempotencyKey: placeOrderSchema.shape.idempotencyKey,
   customer: customerSchema,
+  /** The product's price (kobo) the shopper saw: a different one now is refused with 409 `price_changed`. */
+  price: z.number().int().positive().optional(),
 });
 
 /** The shopper's trade-in API (src/lib/api-contract.ts). */
@@ -32,7 +40,12 @@ export const tradeInApi = {
     response: tradeInAnswerSchema,
   }),
   /** The requester turns an accepted swap into an order (same proof as respond). */
-  order: endpoint({ method: 'POST', path: '/api/trade-ins/:reference/order', body: tradeInOrderSchema, response: placedOrderSchema }),
+  order: endpoint({
+    method: 'POST',
+    path: '/api/trade-ins/:reference/order',
+    body: tradeInOrderSchema,
+    response: placedOrderSchema,
+  }),
   /** The signed-in shopper's requests, newest first. */
   mine: endpoint({
     method: 'GET',

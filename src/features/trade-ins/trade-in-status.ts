@@ -40,7 +40,8 @@ export function nextTradeInStatus(from: TradeInStatus, move: TradeInMove, actor:
     return {
       ok: false,
       reason: 'not_allowed',
-      message: actor === 'customer' ? `Only the store can ${VERB[move]} a trade-in.` : `Only the shopper can ${VERB[move]} an offer.`,
+      message:
+        actor === 'customer' ? `Only the store can ${VERB[move]} a trade-in.` : `Only the shopper can ${VERB[move]} an offer.`,
     };
   }
   if (!rule.from.includes(from)) {

@@ -1,0 +1,141 @@
+import { eq, sql } from 'drizzle-orm';
+import { nextTradeInStatus, type TradeInActor, type TradeInMove } from '../../src/features/trade-ins/trade-in-status.ts';
+import type { TradeInView } from '../../src/features/trade-ins/trade-in.ts';
+import { formatNaira } from '../../src/lib/money.ts';
+import { auditStatement, type Changes } from '../admin/audit.ts';
+import type { Db } from '../db/client.ts';
+import { constraintViolation, isCheckViolation } from '../db/constraint-errors.ts';
+import { CHECKS, tradeInEvents, tradeIns, type TradeInRow, type UserRow } from '../db/schema.ts';
+import { queueEmail } from '../email/outbox.ts';
+import { tradeInStatusEmail } from '../email/trade-in-messages.ts';
+import type { Config } from '../env.ts';
+import { ApiError } from '../lib/errors.ts';
+import { findTradeIn } from './find.ts';
+import { loadTradeInParts, toTradeInView } from './view.ts';
+
+/**
+ * A move of a trade-in request, by an admin (contact, offer, complete, close) or its shopper
+ * (accept, decline): checked by the pure state machine, then written as one D1 batch (the
+ * request, its history row, the shopper's e-mail and, for an admin, the audit row). The
+ * request's UPDATE names the version it was read at; if anything moved it meanwhile the UPDATE
+ * sets version 0, which its CHECK refuses, and so the whole batch is refused.
+ */
+
+export type Mover = { actor: 'admin'; admin: Pick<UserRow, 'id' | 'email'> } | { actor: 'customer'; userId: string | null };
+
+export interface MoveOptions {
+  /** The offer in kobo (move 'offer'). */
+  offer?: number;
+  /** The history's note: what was said, the offer's note, why it was closed. */
+  note?: string | undefined;
+  /** The shopper's answer names the offer they saw: another one (revised meanwhile) is refused. */
+  seenOffer?: number;
+}
+
+export const tradeInChanged = () =>
+  new ApiError(
+    409,
+    'trade_in_changed',
+    'This request changed since you loaded it (someone else moved it). Reload it and try again.',
+  );
+
+export async function moveTradeIn(
+  db: Db,
+  config: Config,
+  row: TradeInRow,
+  move: TradeInMove,
+  mover: Mover,
+  options: MoveOptions = {},
+  now = new Date(),
+): Promise<TradeInView> {
+  now = new Date(Math.floor(now.getTime() / 1000) * 1000);
+  const actor: TradeInActor = mover.actor;
+  const transition = nextTradeInStatus(row.status, move, actor);
+  if (!transition.ok) {
+    throw new ApiError(409, transition.reason === 'illegal' ? 'illegal_transition' : 'forbidden', transition.message);
+  }
+  if (options.seenOffer !== undefined && options.seenOffer !== row.offer) {
+    throw new ApiError(409, 'offer_changed', 'The store changed its offer since you saw it. Please look at the new offer.');
+  }
+
+  const parts = (await loadTradeInParts(db, [row])).get(row.id)!;
+  const offerSet = move === 'offer' && options.offer !== undefined;
+  if (offerSet && row.wantKind === 'swap') checkSwapOffer(options.offer!, parts.price);
+
+  const note = options.note?.trim() || null;
+  const after: TradeInRow = {
+    ...row,
+    status: transition.to,
+    version: row.version + 1,
+    ...(offerSet ? { offer: options.offer!, offerNote: note ?? '', offeredAt: now } : {}),
+    updatedAt: now,
+  };
+  const view = toTradeInView(after, {
+    ...parts,
+    events: [...parts.events, { toStatus: transition.to, createdAt: now, note }],
+  });
+
+  const changes: Changes = { status: { from: row.status, to: after.status } };
+  if (offerSet) changes.offer = { from: row.offer, to: after.offer };
+  if (note) changes.note = { from: null, to: note };
+
+  try {
+    await db.batch([
+      db
+        .update(tradeIns)
+        .set({
+          status: after.status,
+          offer: after.offer,
+          offerNote: after.offerNote,
+          offeredAt: after.offeredAt,
+          // The compare-and-set: 0 breaks trade_ins_version_positive, refusing the batch.
+          version: sql`CASE WHEN ${tradeIns.version} = ${row.version} AND ${tradeIns.status} = ${row.status}
+                         THEN ${after.version} ELSE 0 END`,
+          updatedAt: now,
+        })
+        .where(eq(tradeIns.id, row.id)),
+      db.insert(tradeInEvents).values({
+        tradeInId: row.id,
+        fromStatus: row.status,
+        toStatus: after.status,
+        actor,
+        actorUserId: mover.actor === 'admin' ? mover.admin.id : mover.userId,
+        note,
+        createdAt: now,
+      }),
+      queueEmail(db, tradeInStatusEmail(view, note, config.SITE_URL)),
+      ...(mover.actor === 'admin' ? [auditStatement(db, mover.admin, 'trade_in', row.reference, move, changes)] : []),
+    ]);
+  } catch (err) {
+    if (isCheckViolation(constraintViolation(err), CHECKS.tradeInsVersionPositive)) throw tradeInChanged();
+    throw err;
+  }
+  return view;
+}
+
+/**
+ * A swap's offer is part of the product's price: below it (for more, the store offers cash),
+ * and the product must still be on sale.
+ */
+function checkSwapOffer(offer: number, price: number | null) {
+  if (price === null) {
+    throw new ApiError(
+      409,
+      'swap_unavailable',
+      'The product to swap for is no longer on sale: offer cash, or close the request.',
+    );
+  }
+  if (offer >= price) {
+    throw new ApiError(400, 'invalid_request', `A swap's offer must be below the product's price (${formatNaira(price)}).`, [
+      {
+        field: 'offerNaira',
+        message: `Must be below the product's price, ${formatNaira(price)} (for more, offer cash instead)`,
+      },
+    ]);
+  }
+}
+
+/** Reads the request again (after a lost race). */
+export async function reloadTradeIn(db: Db, row: TradeInRow): Promise<TradeInRow> {
+  return (await findTradeIn(db, row.reference)) ?? row;
+}
