@@ -7,7 +7,9 @@ import { E2E_D1_DIR, workerServer } from './tests/e2e/d1.ts';
 // E2E_D1_DIR (.wrangler/e2e unless set: two runs on one machine need two). Tests in different
 // workers never see each other's changes to D1. E2E_WORKERS sets how many (not --workers).
 // The ports are chosen once in the main process; workers inherit them through the env.
-const workers = Number(process.env.E2E_WORKERS ?? 2);
+// Three on a 2-core machine: with two, the cores were only about two-thirds busy (the tests
+// wait on pages, timers and servers); see docs/development.md's timings.
+const workers = Number(process.env.E2E_WORKERS ?? 3);
 process.env.E2E_PORTS ??= execFileSync(process.execPath, [
   '-e',
   `const net=require('net');Promise.all(Array.from({length:${workers}},()=>new Promise((r)=>{const s=net.createServer().listen(0,'127.0.0.1',()=>r(s))}))).then((ss)=>{console.log(ss.map((s)=>s.address().port).join(','));for(const s of ss)s.close()})`,

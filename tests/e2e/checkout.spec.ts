@@ -1,6 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, type TestDb, test } from './fixtures.ts';
+import { axe, expect, type TestDb, test } from './fixtures.ts';
 import { islandsHydrated } from './islands.ts';
 
 const badge = (page: Page) => page.getByRole('link', { name: /^Cart, \d+ items?$/ });
@@ -209,8 +208,8 @@ test('the checkout dialog keeps focus, closes on Escape, and the cart continues 
   await dialog.getByRole('button', { name: 'Place Order' }).click();
   await expect(dialog.locator('[data-field="Reference"]')).toHaveText(/^GTS-[0-9A-Z]{10}$/);
   const reference = await dialog.locator('[data-field="Reference"]').textContent();
-  const axe = await new AxeBuilder({ page }).include('dialog').analyze();
-  expect(axe.violations.map((v) => v.id)).toEqual([]);
+  const results = await axe(page).include('dialog').analyze();
+  expect(results.violations.map((v) => v.id)).toEqual([]);
 
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();

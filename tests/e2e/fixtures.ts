@@ -1,4 +1,5 @@
-import { test as base, expect, type BrowserContext } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
 import { querySql, runSql, workerServer } from './d1.ts';
 
 /**
@@ -160,6 +161,37 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     }
   },
 });
+
+/** The themes the axe tests look at each page in. */
+export type Theme = 'dark' | 'light';
+
+/**
+ * The axe rules about colour. A theme changes nothing else (global.css's colour tokens under
+ * `html.dark`; the header swaps its sun and moon icons, both aria-hidden, and its toggle's
+ * wording), so the structural rules give the same answer in both: they run in dark, the
+ * default theme, and light runs these alone. (`color-contrast-enhanced`, AAA, is off by default.)
+ */
+export const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
+
+/**
+ * An AxeBuilder for the page in `theme` (dark, the default theme, when the test sets none):
+ * every rule in dark, the colour rules in light (COLOUR_RULES).
+ *
+ * A page without frames is analysed in axe's legacy mode: axe.run in the page itself, the
+ * same rules and results, without the blank page the default mode opens in the context (and
+ * injects axe into) on every analyze() to merge frames' results: about a second each time.
+ */
+export function axe(page: Page, theme: Theme = 'dark'): AxeBuilder {
+  const builder = new AxeBuilder({ page });
+  if (page.frames().length === 1) builder.setLegacyMode(true);
+  return theme === 'dark' ? builder : builder.withRules(COLOUR_RULES);
+}
+
+/** axe's violations on the page (see `axe`), one line each, rule and elements: `toEqual([])` shows them all. */
+export async function axeViolations(page: Page, theme: Theme = 'dark', prefix = ''): Promise<string[]> {
+  const results = await axe(page, theme).analyze();
+  return results.violations.map((v) => `${prefix}${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
 
 /** A variant's id from its label, as the catalogue makes them (variantIdFromLabel). */
 const variantId = (label: string) =>

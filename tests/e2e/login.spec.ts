@@ -1,6 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { expect, type TestDb, test } from './fixtures.ts';
+import { axe, expect, type TestDb, test } from './fixtures.ts';
 import { islandsHydrated } from './islands.ts';
 import { layoutShift, watchLayoutShift } from './layout-shift.ts';
 
@@ -254,7 +253,7 @@ test('the form checks its fields before sending: required, e-mail shape, show/hi
   await expect(newPassword).toHaveAttribute('type', 'text');
   await expect(form.getByLabel('Confirm password', { exact: true })).toHaveAttribute('type', 'text');
 
-  const results = await new AxeBuilder({ page }).include('main').analyze();
+  const results = await axe(page).include('main').analyze();
   expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 
   // Back to sign in, with the e-mail kept.

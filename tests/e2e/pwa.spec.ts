@@ -236,7 +236,9 @@ test('a new version of the service worker is offered with a Reload banner, and R
     await expect.poll(async () => (await page.request.get('/sw.js')).text()).not.toBe(original);
     await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.update());
     const banner = page.getByRole('status').filter({ hasText: 'A new version is available' });
-    await expect(banner).toBeVisible();
+    // The banner waits for the new worker to install, which pre-caches the app shell and the
+    // core pages again: over 7 s on a loaded machine (three test workers on two cores).
+    await expect(banner).toBeVisible({ timeout: 20_000 });
     // The open page keeps working meanwhile.
     await expect(page.getByRole('heading', { level: 1, name: 'About GTS' })).toBeVisible();
 

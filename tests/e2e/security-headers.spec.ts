@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { PAGE_CSP_HEADER, PAGE_ONLY_HEADERS, PAGE_SECURITY_HEADERS } from '../../functions/lib/security-headers.ts';
 import { expect, test } from './fixtures.ts';
+import { islandsHydrated } from './islands.ts';
 
 /** The policies of a response: each Content-Security-Policy header (a browser enforces all of them). */
 function policies(response: APIResponse): string[] {
@@ -162,6 +163,8 @@ test('a product page rendered on demand carries the headers and its own script p
   // And the page works under it: the islands hydrate, nothing is blocked (the fixture checks).
   await page.goto('/product/tecno-pop-10-sec');
   await expect(page.getByRole('heading', { level: 1, name: 'Tecno Pop 10 (headers)' })).toBeVisible();
+  // Hydrated first: a click before that submits the no-JavaScript form, which goes to /cart.
+  await islandsHydrated(page);
   await page.getByRole('button', { name: 'Add to Cart' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Tecno Pop 10 (headers) added to cart' })).toBeVisible();
 });
