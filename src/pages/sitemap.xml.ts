@@ -11,6 +11,8 @@ export const GET: APIRoute = ({ site }) => {
     '/brands',
     '/track',
     '/payment-methods',
+    '/sell-or-swap',
+    '/sell-or-swap/status',
     ...INFO_LINKS.map((l) => l.href),
     ...catalogue.map((p) => `/product/${p.id}`),
   ];

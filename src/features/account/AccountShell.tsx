@@ -7,6 +7,7 @@ import './account.css';
 export const ACCOUNT_PAGES = [
   { href: '/profile', label: 'Profile' },
   { href: '/orders', label: 'Orders' },
+  { href: '/trade-ins', label: 'Trade-ins' },
   { href: '/transactions', label: 'Transactions' },
   { href: '/ratings', label: 'Ratings' },
   { href: '/payment-methods', label: 'Payment methods' },

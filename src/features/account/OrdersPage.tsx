@@ -2,7 +2,7 @@ import { callApi } from '../../lib/api-client.browser.ts';
 import { formatLagosTime } from '../../lib/time.ts';
 import { statusText } from '../orders/order-status.ts';
 import type { OrderView } from '../orders/order-view.ts';
-import { OrderLines, OrderPaymentInfo, OrderStatusBadge, OrderTotals } from '../orders/OrderParts.tsx';
+import { OrderLines, OrderPaymentInfo, OrderStatusBadge, PlacedOrderTotals } from '../orders/OrderParts.tsx';
 import { accountApi } from './account-api.ts';
 import { AccountShell, LoadedData } from './AccountShell.tsx';
 import { useAccountData } from './use-account.browser.ts';
@@ -57,7 +57,7 @@ function OrderCard({ order }: { order: OrderView }) {
       <OrderPaymentInfo order={order} className="account-order__payment" />
       <h3>Items</h3>
       <OrderLines lines={order.lines} />
-      <OrderTotals subtotal={order.subtotal} shipping={order.shipping} total={order.total} />
+      <PlacedOrderTotals order={order} />
       <p>
         <a href={`/track?order=${encodeURIComponent(order.number)}`}>
           Track order<span className="visually-hidden"> {order.number}</span>

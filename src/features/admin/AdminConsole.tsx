@@ -5,6 +5,7 @@ import { Dashboard } from './Dashboard.tsx';
 import { OrdersScreen } from './OrdersScreen.tsx';
 import { ProductsScreen } from './ProductsScreen.tsx';
 import { SubscribersScreen } from './SubscribersScreen.tsx';
+import { TradeInsScreen } from './TradeInsScreen.tsx';
 import './admin.css';
 
 /**
@@ -32,6 +33,7 @@ export default function AdminConsole() {
           {route.tab === 'dashboard' && <Dashboard />}
           {route.tab === 'orders' && <OrdersScreen route={route} />}
           {route.tab === 'products' && <ProductsScreen route={route} />}
+          {route.tab === 'trade-ins' && <TradeInsScreen route={route} />}
           {route.tab === 'subscribers' && <SubscribersScreen route={route} />}
         </div>
       </div>

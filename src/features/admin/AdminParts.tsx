@@ -14,12 +14,14 @@ import {
   useState,
 } from 'react';
 import { type FieldValues, get, type Path, type UseFormReturn } from 'react-hook-form';
+import { ApiRequestError } from '../../lib/api-client.browser.ts';
 import { formatNaira } from '../../lib/money.ts';
 import { formatLagosTime } from '../../lib/time.ts';
 import { type AdminRoute, adminHref, pageCount } from './admin-route.ts';
 import type { OrderStatus } from '../orders/order-status.ts';
 import type { AuditEntry } from './admin-api.ts';
-import type { Loaded } from './use-admin.browser.ts';
+import { showIssuesAtFields } from './form-issues.browser.ts';
+import { adminErrorMessage, type Loaded } from './use-admin.browser.ts';
 
 // ── Routing: the route lives in the address; moving pushes a history entry ────────────────
 
@@ -180,6 +182,47 @@ export function SearchForm({ id, label, placeholder }: { id: string; label: stri
   );
 }
 
+/**
+ * A list's status filter: every status with how many there are (once the list has loaded them),
+ * and "All statuses" with the sum. Choosing one calls `onChange` (undefined for all).
+ */
+export function StatusFilter<S extends string>({
+  id,
+  statuses,
+  labels,
+  counts,
+  value,
+  onChange,
+}: {
+  id: string;
+  statuses: readonly S[];
+  labels: Record<S, string>;
+  counts: Partial<Record<S, number>> | undefined;
+  value: S | undefined;
+  onChange: (status: S | undefined) => void;
+}) {
+  const all = counts ? Object.values<number | undefined>(counts).reduce<number>((a, b) => a + (b ?? 0), 0) : undefined;
+  return (
+    <div className="field">
+      <label htmlFor={id}>Status</label>
+      <select
+        id={id}
+        className="input"
+        value={value ?? ''}
+        onChange={(e) => onChange(statuses.find((s) => s === e.target.value))}
+      >
+        <option value="">All statuses{all === undefined ? '' : ` (${all})`}</option>
+        {statuses.map((status) => (
+          <option key={status} value={status}>
+            {labels[status]}
+            {counts ? ` (${counts[status] ?? 0})` : ''}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
 /** A wide table in its own scrolling box (focusable, so keyboard users can scroll it), labelled by its caption. */
 export function TableBox({ caption, children }: { caption: string; children: ReactNode }) {
   const id = useId();
@@ -194,10 +237,72 @@ export function TableBox({ caption, children }: { caption: string; children: Rea
   );
 }
 
+// ── History and audit trail ──────────────────────────────────────────────────────────────────
+
+export interface HistoryEntry<S extends string> {
+  from: S | null;
+  to: S;
+  actor: string;
+  /** An admin's e-mail; null for the shopper or the Worker. */
+  by: string | null;
+  note: string | null;
+  at: string;
+}
+
+/**
+ * Every status change, oldest first: when, from → to (`first` for the entry with no `from`),
+ * who (the admin, or the actor in words) and the note.
+ */
+export function StatusHistory<S extends string>({
+  entries,
+  labels,
+  first,
+  actors,
+}: {
+  entries: readonly HistoryEntry<S>[];
+  labels: Record<S, string>;
+  /** What the first entry says before its status: "Placed", "Received". */
+  first: string;
+  actors: Record<string, string>;
+}) {
+  const id = useId();
+  return (
+    <section className="admin-block admin-block--plain" aria-labelledby={id}>
+      <h3 id={id}>History</h3>
+      <TableBox caption="Every status change, oldest first">
+        <thead>
+          <tr>
+            <th scope="col">When</th>
+            <th scope="col">Change</th>
+            <th scope="col">By</th>
+            <th scope="col">Note</th>
+          </tr>
+        </thead>
+        <tbody>
+          {entries.map((entry, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the history only grows at its end
+            <tr key={index}>
+              <td>
+                <time dateTime={entry.at}>{formatLagosTime(entry.at)}</time>
+              </td>
+              <td>
+                {entry.from ? `${labels[entry.from]} → ` : `${first}: `}
+                {labels[entry.to]}
+              </td>
+              <td>{entry.by ?? actors[entry.actor] ?? entry.actor}</td>
+              <td className="admin-wrap">{entry.note ?? '—'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </TableBox>
+    </section>
+  );
+}
+
 // ── Audit trail ──────────────────────────────────────────────────────────────────────────────
 
-/** Audit fields the Worker records in kobo (an order's payment); a product's prices are recorded in naira, as typed. */
-const KOBO_FIELDS = new Set(['paymentReceived']);
+/** Audit fields the Worker records in kobo (an order's payment, a trade-in's offer); a product's prices are recorded in naira, as typed. */
+const KOBO_FIELDS = new Set(['paymentReceived', 'offer']);
 
 function shown(field: string, value: unknown): string {
   if (value === null || value === undefined || value === '') return '—';
@@ -447,6 +552,32 @@ export function FormCheckbox<T extends FieldValues>({ form, name, id, label, hin
       )}
     </div>
   );
+}
+
+/**
+ * What a move's failure does (an order's or a trade-in's): a 409 hands its message to
+ * `onConflict` (the screen reloads what it shows); field issues go onto the form's fields; the
+ * rest is `problem`, for the dialog to show.
+ */
+export function useMoveErrors<T extends FieldValues>(
+  form: Pick<UseFormReturn<T>, 'getValues' | 'setError'>,
+  onConflict: (message: string, code: string) => void,
+  fallback: string,
+) {
+  const [problem, setProblem] = useState<string | null>(null);
+  const fail = (error: unknown) => {
+    if (error instanceof ApiRequestError && error.status === 409) {
+      onConflict(error.message, error.code);
+      return;
+    }
+    if (error instanceof ApiRequestError && error.status === 400 && error.issues.length) {
+      const rest = showIssuesAtFields(form, error.issues);
+      setProblem(rest.length ? rest.map((i) => i.message).join(' ') : null);
+      return;
+    }
+    setProblem(adminErrorMessage(error, fallback));
+  };
+  return { problem, setProblem, fail };
 }
 
 /** A message for the whole form (a refusal that names no field, a conflict). */

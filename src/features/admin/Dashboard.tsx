@@ -30,6 +30,7 @@ function DashboardView({ data }: { data: DashboardData }) {
           <ReportedPayments orders={data.reportedPayments} now={now} alertHours={data.alertHours} />
           <ExpiringSoon orders={data.expiringSoon} now={now} />
           <LowStock items={data.lowStock} threshold={data.lowStockThreshold} />
+          <NewTradeIns now={now} />
         </div>
       </section>
       <RevenueChart daily={data.daily} />
@@ -116,6 +117,55 @@ function ExpiringSoon({ orders, now }: { orders: AdminOrderSummary[]; now: numbe
             </li>
           ))}
         </ul>
+      )}
+    </section>
+  );
+}
+
+/** How many new trade-in requests the dashboard names before "See all". */
+const NEW_TRADE_INS_SHOWN = 5;
+
+/**
+ * Trade-in requests nobody has answered yet (one more call, the list's first page filtered to
+ * new): shown once it answers, and left out if it fails, so the dashboard never waits on it.
+ */
+function NewTradeIns({ now }: { now: number }) {
+  const { loaded } = useAdminData(
+    (signal) => adminCall(adminApi.tradeIns, { query: new URLSearchParams({ status: 'new' }), signal }),
+    'dashboard:trade-ins',
+  );
+  if (loaded.state !== 'ready') return null;
+  const list = loaded.data;
+  return (
+    <section className="card admin-needs__box" aria-labelledby="needs-trade-ins">
+      <h4 id="needs-trade-ins">
+        New trade-in requests <span className="admin-count">({list.total})</span>
+      </h4>
+      <p className="muted">Sell or swap requests nobody has contacted yet, newest first.</p>
+      {list.tradeIns.length === 0 ? (
+        <p>No new requests.</p>
+      ) : (
+        <>
+          <ul className="admin-needs__list">
+            {list.tradeIns.slice(0, NEW_TRADE_INS_SHOWN).map((t) => (
+              <li key={t.reference} className="admin-needs__item">
+                <div>
+                  <AdminLink to={{ tab: 'trade-ins', tradeIn: t.reference }}>{t.reference}</AdminLink> · {t.name} · {t.device}
+                  <br />
+                  <span className="muted">
+                    {t.want === 'cash' ? 'Cash' : `Swap for ${t.swapFor ?? 'a product'}`}, received{' '}
+                    <time dateTime={t.createdAt} title={formatLagosTime(t.createdAt)}>
+                      {timeAgo(t.createdAt, now)}
+                    </time>
+                  </span>
+                </div>
+              </li>
+            ))}
+          </ul>
+          <AdminLink className="admin-needs__more" to={{ tab: 'trade-ins', tradeInStatus: 'new' }}>
+            All new trade-in requests
+          </AdminLink>
+        </>
       )}
     </section>
   );

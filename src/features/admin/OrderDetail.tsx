@@ -1,14 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ArrowLeft } from 'lucide-react';
 import { useId, useState } from 'react';
-import { type FieldValues, type UseFormReturn, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { ApiRequestError } from '../../lib/api-client.browser.ts';
 import { formatNaira, plainNaira } from '../../lib/money.ts';
 import { formatLagosTime } from '../../lib/time.ts';
 import { DELIVERY_LABELS } from '../orders/delivery.ts';
 import { nextStatus, type OrderEvent, statusText } from '../orders/order-status.ts';
-import { OrderLines, OrderStatusBadge, OrderTotals } from '../orders/OrderParts.tsx';
+import { OrderLines, OrderStatusBadge, PlacedOrderTotals } from '../orders/OrderParts.tsx';
 import { notify } from '../toast/notify.browser.ts';
 import {
   type AdminOrderDetail,
@@ -30,10 +29,10 @@ import {
   OverdueMark,
   STATUS_LABELS,
   ScreenHeading,
-  TableBox,
+  StatusHistory,
+  useMoveErrors,
 } from './AdminParts.tsx';
-import { showIssuesAtFields } from './form-issues.browser.ts';
-import { adminCall, adminErrorMessage, useAdminData } from './use-admin.browser.ts';
+import { adminCall, useAdminData } from './use-admin.browser.ts';
 
 /** One order as staff see it, with the moves its status allows. */
 export function OrderDetail({ number, back }: { number: string; back: AdminRoute }) {
@@ -101,7 +100,7 @@ function OrderView({ detail, onMoved, onConflict }: MoveProps) {
         <section className="card admin-block" aria-labelledby="order-items">
           <h3 id="order-items">Items</h3>
           <OrderLines lines={order.lines} />
-          <OrderTotals subtotal={order.subtotal} shipping={order.shipping} total={order.total} delivery={order.deliveryMethod} />
+          <PlacedOrderTotals order={order} />
         </section>
 
         <section className="card admin-block" aria-labelledby="order-customer">
@@ -182,35 +181,7 @@ function OrderView({ detail, onMoved, onConflict }: MoveProps) {
         </section>
       </div>
 
-      <section className="admin-block admin-block--plain" aria-labelledby="order-history">
-        <h3 id="order-history">History</h3>
-        <TableBox caption="Every status change, oldest first">
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Change</th>
-              <th scope="col">By</th>
-              <th scope="col">Note</th>
-            </tr>
-          </thead>
-          <tbody>
-            {detail.history.map((entry, index) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: the history only grows at its end
-              <tr key={index}>
-                <td>
-                  <time dateTime={entry.at}>{formatLagosTime(entry.at)}</time>
-                </td>
-                <td>
-                  {entry.from ? `${STATUS_LABELS[entry.from]} → ` : 'Placed: '}
-                  {STATUS_LABELS[entry.to]}
-                </td>
-                <td>{entry.by ?? ACTOR_LABELS[entry.actor]}</td>
-                <td className="admin-wrap">{entry.note ?? '—'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </TableBox>
-      </section>
+      <StatusHistory entries={detail.history} labels={STATUS_LABELS} first="Placed" actors={ACTOR_LABELS} />
 
       <AuditTrail entries={detail.audit} />
     </div>
@@ -273,23 +244,7 @@ interface DialogProps extends MoveProps {
   onClose: () => void;
 }
 
-/** What a move's failure does: a conflict reloads the order; field issues go to the fields; the rest shows in the dialog. */
-function useMoveErrors<T extends FieldValues>(form: UseFormReturn<T>, onConflict: (message: string) => void) {
-  const [problem, setProblem] = useState<string | null>(null);
-  const fail = (error: unknown) => {
-    if (error instanceof ApiRequestError && error.status === 409) {
-      onConflict(error.message);
-      return;
-    }
-    if (error instanceof ApiRequestError && error.status === 400 && error.issues.length) {
-      const rest = showIssuesAtFields(form, error.issues);
-      setProblem(rest.length ? rest.map((i) => i.message).join(' ') : null);
-      return;
-    }
-    setProblem(adminErrorMessage(error, 'The order could not be changed. Please try again.'));
-  };
-  return { problem, setProblem, fail };
-}
+const MOVE_FAILED = 'The order could not be changed. Please try again.';
 
 type ConfirmInput = z.input<typeof confirmPaymentSchema>;
 type ConfirmOutput = z.output<typeof confirmPaymentSchema>;
@@ -301,7 +256,7 @@ function ConfirmPaymentDialog({ detail, onClose, onMoved, onConflict }: DialogPr
     resolver: zodResolver(confirmPaymentSchema),
     defaultValues: { version: detail.version, amountReceivedNaira: Number(plainNaira(detail.order.total)), bankReference: '' },
   });
-  const { problem, setProblem, fail } = useMoveErrors(form, onConflict);
+  const { problem, setProblem, fail } = useMoveErrors(form, onConflict, MOVE_FAILED);
   const submit = form.handleSubmit(async (values) => {
     setProblem(null);
     try {
@@ -361,7 +316,7 @@ function ShipDialog({ detail, onClose, onMoved, onConflict }: DialogProps) {
     resolver: zodResolver(shipOrderSchema),
     defaultValues: { version: detail.version, carrier: '', trackingNote: '' },
   });
-  const { problem, setProblem, fail } = useMoveErrors(form, onConflict);
+  const { problem, setProblem, fail } = useMoveErrors(form, onConflict, MOVE_FAILED);
   const submit = form.handleSubmit(async (values) => {
     setProblem(null);
     try {
@@ -406,7 +361,7 @@ function DeliverDialog({ detail, onClose, onMoved, onConflict }: DialogProps) {
     resolver: zodResolver(deliverOrderSchema),
     defaultValues: { version: detail.version },
   });
-  const { problem, setProblem, fail } = useMoveErrors(form, onConflict);
+  const { problem, setProblem, fail } = useMoveErrors(form, onConflict, MOVE_FAILED);
   const submit = form.handleSubmit(async () => {
     setProblem(null);
     try {
@@ -443,7 +398,7 @@ function CancelDialog({ detail, onClose, onMoved, onConflict }: DialogProps) {
     resolver: zodResolver(cancelOrderSchema),
     defaultValues: { version: detail.version, reason: '' },
   });
-  const { problem, setProblem, fail } = useMoveErrors(form, onConflict);
+  const { problem, setProblem, fail } = useMoveErrors(form, onConflict, MOVE_FAILED);
   const submit = form.handleSubmit(async (values) => {
     setProblem(null);
     try {

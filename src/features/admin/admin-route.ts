@@ -1,15 +1,17 @@
 import { CATEGORY_IDS, type CategoryId } from '../catalogue/categories.ts';
 import { ORDER_STATUSES, type OrderStatus } from '../orders/order-status.ts';
+import { TRADE_IN_STATUSES, type TradeInStatus } from '../trade-ins/trade-in-status.ts';
 
 /**
  * Where the admin is, kept in the address so a reload, a shared link and Back all work:
  * `/admin?tab=orders&status=payment_reported&q=…&order=GTS-…`, `?tab=products&edit=<id>|new`,
- * `?tab=subscribers`. Pure: parsed from and written to a query string.
+ * `?tab=trade-ins&status=new&q=…&tradeIn=TRD-…`, `?tab=subscribers`. Pure: parsed from and written to a query string.
  */
 export const ADMIN_TABS = [
   { id: 'dashboard', label: 'Dashboard' },
   { id: 'orders', label: 'Orders' },
   { id: 'products', label: 'Products' },
+  { id: 'trade-ins', label: 'Trade-ins' },
   { id: 'subscribers', label: 'Subscribers' },
 ] as const;
 export type AdminTab = (typeof ADMIN_TABS)[number]['id'];
@@ -18,7 +20,11 @@ export interface AdminRoute {
   tab: AdminTab;
   /** Orders: the status filter. */
   status?: OrderStatus;
-  /** Orders, products, subscribers: the search. */
+  /** Trade-ins: the status filter (`status` in the address, as for orders). */
+  tradeInStatus?: TradeInStatus;
+  /** Trade-ins: the request open in detail. */
+  tradeIn?: string;
+  /** Orders, products, trade-ins, subscribers: the search. */
   q?: string;
   /** A list's page (1 when absent). */
   page?: number;
@@ -36,6 +42,7 @@ export const ADMIN_PATH = '/admin';
 
 const isTab = (value: string | null): value is AdminTab => ADMIN_TABS.some((t) => t.id === value);
 const isStatus = (value: string | null): value is OrderStatus => ORDER_STATUSES.some((s) => s === value);
+const isTradeInStatus = (value: string | null): value is TradeInStatus => TRADE_IN_STATUSES.some((s) => s === value);
 const isCategory = (value: string | null): value is CategoryId => CATEGORY_IDS.some((c) => c === value);
 
 function text(value: string | null, max = 100): string | undefined {
@@ -73,6 +80,16 @@ export function parseAdminRoute(search: string): AdminRoute {
         edit: text(params.get('edit'), 80),
       };
     }
+    case 'trade-ins': {
+      const status = params.get('status');
+      return {
+        tab,
+        q,
+        page,
+        tradeInStatus: isTradeInStatus(status) ? status : undefined,
+        tradeIn: text(params.get('tradeIn'), 40),
+      };
+    }
     case 'subscribers':
       return { tab, q, page };
   }
@@ -83,11 +100,13 @@ export function adminHref(route: AdminRoute): string {
   const params = new URLSearchParams();
   if (route.tab !== 'dashboard') params.set('tab', route.tab);
   if (route.status) params.set('status', route.status);
+  if (route.tradeInStatus) params.set('status', route.tradeInStatus);
   if (route.category) params.set('category', route.category);
   if (route.archived) params.set('archived', 'true');
   if (route.q) params.set('q', route.q);
   if (route.page && route.page > 1) params.set('page', String(route.page));
   if (route.order) params.set('order', route.order);
+  if (route.tradeIn) params.set('tradeIn', route.tradeIn);
   if (route.edit) params.set('edit', route.edit);
   const search = params.toString();
   return search ? `${ADMIN_PATH}?${search}` : ADMIN_PATH;
@@ -97,6 +116,7 @@ export function adminHref(route: AdminRoute): string {
 export function listQuery(route: AdminRoute): URLSearchParams {
   const query = new URLSearchParams();
   if (route.status) query.set('status', route.status);
+  if (route.tradeInStatus) query.set('status', route.tradeInStatus);
   if (route.category) query.set('category', route.category);
   if (route.archived) query.set('archived', 'true');
   if (route.q) query.set('q', route.q);

@@ -8,7 +8,7 @@ import type { Customer, CustomerInput } from './checkout.ts';
 import { NIGERIAN_STATES } from './nigeria.ts';
 import { type CartItem, cartSubtotal, lineKey, lineTitle } from '../cart/cart.ts';
 import { DELIVERY_LABELS, DELIVERY_METHODS, type DeliveryMethod, deliveryFee, PICKUP_POINT } from './delivery.ts';
-import { BankTransferDetails, OrderTotals } from './OrderParts.tsx';
+import { BankTransferDetails, OrderTotals, PlacedOrderTotals } from './OrderParts.tsx';
 import type { OrderView } from './order-view.ts';
 
 /** The checkout dialog's steps; the state between them is `useCheckout`'s. */
@@ -177,7 +177,7 @@ export function PaymentStep({ order, payment, replaced, busy, onReportPaid }: Pa
         </p>
       )}
       <BankTransferDetails payment={payment} />
-      <OrderTotals subtotal={order.subtotal} shipping={order.shipping} total={order.total} delivery={order.deliveryMethod} />
+      <PlacedOrderTotals order={order} />
       <p className="muted">
         We hold your items for {order.holdHours} hours, until {formatLagosTime(order.expiresAt)}. If we have not received your
         transfer by then, the order expires. We have e-mailed these details to {order.customer.email}.

@@ -69,16 +69,32 @@ export function BankTransferDetails({ payment }: { payment: NonNullable<OrderVie
   );
 }
 
+/** The totals of a placed order: subtotal, delivery or pick-up, a swap's trade-in credit, total. */
+export function PlacedOrderTotals({ order }: { order: OrderView }) {
+  return (
+    <OrderTotals
+      subtotal={order.subtotal}
+      shipping={order.shipping}
+      total={order.total}
+      delivery={order.deliveryMethod}
+      credit={order.credit}
+    />
+  );
+}
+
 export function OrderTotals({
   subtotal,
   shipping,
   total,
   delivery = 'delivery',
+  credit,
 }: {
   subtotal: Kobo;
   shipping: Kobo;
   total: Kobo;
   delivery?: DeliveryMethod;
+  /** A swap's trade-in credit, taken off the total (src/features/trade-ins). */
+  credit?: OrderView['credit'];
 }) {
   return (
     <dl className="order-totals">
@@ -90,6 +106,12 @@ export function OrderTotals({
         <dt>{delivery === 'pickup' ? 'Pick-up in Ikeja' : 'Shipping'}</dt>
         <dd>{shipping === 0 ? 'Free' : formatNaira(shipping)}</dd>
       </div>
+      {credit && (
+        <div className="order-totals__credit">
+          <dt>Trade-in credit ({credit.tradeIn})</dt>
+          <dd>−{formatNaira(credit.amount)}</dd>
+        </div>
+      )}
       <div className="order-totals__total">
         <dt>Total</dt>
         <dd>{formatNaira(total)}</dd>

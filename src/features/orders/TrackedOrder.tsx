@@ -3,7 +3,7 @@ import { formatLagosTime } from '../../lib/time.ts';
 import { formatNigerianPhone } from './nigeria.ts';
 import { statusText } from './order-status.ts';
 import type { OrderView } from './order-view.ts';
-import { OrderLines, OrderPaymentInfo, OrderStatusBadge, OrderTotals } from './OrderParts.tsx';
+import { OrderLines, OrderPaymentInfo, OrderStatusBadge, PlacedOrderTotals } from './OrderParts.tsx';
 
 /** An order found on /track: its status, payment due (if any), lines, delivery and history. */
 export default function TrackedOrder({ order, ref }: { order: OrderView; ref?: Ref<HTMLElement> }) {
@@ -19,7 +19,7 @@ export default function TrackedOrder({ order, ref }: { order: OrderView; ref?: R
       <OrderPaymentInfo order={order} className="track__payment" />
       <h3>Items</h3>
       <OrderLines lines={order.lines} />
-      <OrderTotals subtotal={order.subtotal} shipping={order.shipping} total={order.total} />
+      <PlacedOrderTotals order={order} />
       <h3>Delivery</h3>
       <p>
         {order.customer.name} · {formatNigerianPhone(order.customer.phone)}

@@ -1,0 +1,163 @@
+import { useStore } from '@nanostores/react';
+import { useEffect, useRef, useState } from 'react';
+import { type Resolver, useForm } from 'react-hook-form';
+import { ApiRequestError } from '../../lib/api-client.browser.ts';
+import { TextField } from '../forms/Field.tsx';
+import { showServerIssues } from '../forms/server-errors.browser.ts';
+import type { TradeInView } from './trade-in.ts';
+import type TradeInCard from './TradeInCard.tsx';
+import { $recentTradeIns } from './trade-in-store.browser.ts';
+import './trade-ins.css';
+
+interface Lookup {
+  reference: string;
+  email: string;
+}
+
+interface Found {
+  tradeIn: TradeInView;
+  /** The e-mail it was found with: the proof for answering the offer and ordering. */
+  email: string;
+  Card: typeof TradeInCard;
+}
+
+// The API client, the card (with the order form) and the schema (full zod) load when the
+// shopper starts on the form, not with the page (as /track does).
+const loadLookup = () => Promise.all([import('./api-client.browser.ts'), import('./TradeInCard.tsx')]);
+const loadResolver = () =>
+  Promise.all([import('@hookform/resolvers/zod'), import('./trade-in.ts')]).then(([{ zodResolver }, { tradeInLookupSchema }]) =>
+    zodResolver(tradeInLookupSchema),
+  );
+const prefetchLookup = () => void Promise.all([loadLookup(), loadResolver()]).catch(() => undefined);
+
+/** The shared lookup schema as the resolver, fetched on first use; if it cannot load, the lookup itself says what is wrong. */
+const lookupResolver: Resolver<Lookup> = async (values, context, options) => {
+  const resolve = await loadResolver().catch(() => null);
+  return resolve ? resolve(values, context, options) : { values, errors: {} };
+};
+
+/**
+ * What was typed before the island hydrated (client:idle), else ?ref= from the confirmation
+ * and the e-mails, and the e-mail this browser sent that request with.
+ */
+function lookupBeforeHydration(): Lookup {
+  if (typeof document === 'undefined') return { reference: '', email: '' };
+  const typed = (id: string) => document.querySelector<HTMLInputElement>(`#${id}`)?.value ?? '';
+  const reference = typed('trade-in-reference') || new URLSearchParams(window.location.search).get('ref') || '';
+  const remembered = $recentTradeIns.get().find((t) => t.reference === reference.trim().toUpperCase());
+  return { reference, email: typed('trade-in-lookup-email') || remembered?.email || '' };
+}
+
+/** /sell-or-swap/status: a guest finds a trade-in request by its reference and e-mail, and answers it. */
+export default function TradeInLookup() {
+  const recent = useStore($recentTradeIns, { ssr: () => [] });
+  const [typedEarly] = useState(lookupBeforeHydration);
+  const form = useForm({ resolver: lookupResolver, defaultValues: typedEarly, shouldFocusError: true });
+  const [message, setMessage] = useState('');
+  const [found, setFound] = useState<Found | null>(null);
+  const resultRef = useRef<HTMLElement>(null);
+  const shownRef = useRef<string | null>(null);
+  const busy = form.formState.isSubmitting;
+
+  // Focus the request when a lookup shows one (not when it only changes after an answer).
+  useEffect(() => {
+    const reference = found?.tradeIn.reference ?? null;
+    if (reference && shownRef.current !== reference) resultRef.current?.focus();
+    shownRef.current = reference;
+  }, [found]);
+
+  const find = form.handleSubmit(
+    async ({ reference, email }) => {
+      setMessage('');
+      try {
+        const [{ lookupTradeIn }, { default: Card }] = await loadLookup();
+        setFound({ tradeIn: await lookupTradeIn(reference, email), email, Card });
+      } catch (error) {
+        setFound(null);
+        shownRef.current = null;
+        if (!(error instanceof ApiRequestError) || error.code === 'network' || error.status >= 500) {
+          setMessage('We could not look up your request just now. Please try again.');
+        } else if (error.status === 404) {
+          setMessage('We found no trade-in request with this reference and e-mail. Check both and try again.');
+        } else {
+          const elsewhere = showServerIssues(form, error.issues);
+          if (error.issues.length === 0 || elsewhere.length > 0) setMessage(error.message);
+        }
+      }
+    },
+    () => {
+      setMessage('');
+      setFound(null);
+    },
+  );
+
+  const reload = async () => {
+    if (!found) throw new Error('nothing to reload');
+    const { lookupTradeIn } = await import('./api-client.browser.ts');
+    return lookupTradeIn(found.tradeIn.reference, found.email);
+  };
+
+  return (
+    <div className="trade-in-lookup">
+      <form className="trade-in-lookup__form card" onSubmit={find} onFocus={prefetchLookup} noValidate>
+        <TextField
+          form={form}
+          name="reference"
+          id="trade-in-reference"
+          label="Trade-in reference"
+          placeholder="TRD-7K3M9Q2XWD"
+          autoComplete="off"
+          required
+        />
+        <TextField
+          form={form}
+          name="email"
+          id="trade-in-lookup-email"
+          label="Email used on the request"
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          required
+        />
+        <button type="submit" className="btn btn-primary" disabled={busy}>
+          {busy ? 'Finding your request…' : 'Find my request'}
+        </button>
+        <p className="form-message" data-kind="error" role="alert">
+          {message}
+        </p>
+        {recent.length > 0 && (
+          <div className="trade-in-lookup__recent">
+            <p className="muted">Requests sent from this browser:</p>
+            <ul>
+              {recent.map((r) => (
+                <li key={r.reference}>
+                  <button
+                    type="button"
+                    className="btn btn-outline"
+                    onClick={() => {
+                      form.setValue('reference', r.reference);
+                      form.setValue('email', r.email);
+                      void find();
+                    }}
+                  >
+                    {r.reference}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+      </form>
+
+      {found && (
+        <found.Card
+          tradeIn={found.tradeIn}
+          proof={{ email: found.email }}
+          onChange={(tradeIn) => setFound((current) => (current ? { ...current, tradeIn } : current))}
+          reload={reload}
+          ref={resultRef}
+        />
+      )}
+    </div>
+  );
+}
