@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, inArray, lte, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, lte, type SQL, sql } from 'drizzle-orm';
 import type {
   AdminOrderDetail,
   AdminOrderSummary,
@@ -26,6 +26,7 @@ import { changeOrderStatus, type OrderMoveColumns } from '../orders/move.ts';
 import { toOrderView } from '../orders/view.ts';
 import { auditTrail, type Changes } from './audit.ts';
 
+import { adminSearch } from './search.ts';
 /**
  * The admin's orders: the list (filtered, searched, paged, with counts per status), one
  * order with what only staff see, and the moves an admin makes (confirm the transfer, ship,
@@ -133,30 +134,14 @@ export function isOverdue(status: OrderStatus, reportedAtSeconds: number | null,
 
 // ── The list ──────────────────────────────────────────────────────────────────────────────
 
-/**
- * What the search box matches: the order number (exact or a prefix, with or without "GTS-",
- * any case), the e-mail (part of it), the phone (its digits, a leading 0 or +234 as typed)
- * and the customer's name (part of it, any case). A name or e-mail fragment cannot use an
- * index, so a search reads the orders table; the unfiltered list and the status filter do not.
- */
-function searchCondition(q: string): SQL | undefined {
-  const text = q.trim();
-  if (!text) return undefined;
-  const upper = text.toUpperCase();
-  const lower = text.toLowerCase();
-  const conditions: SQL[] = [
-    sql`instr(${orders.number}, ${upper}) = 1`,
-    sql`instr(${orders.email}, ${lower}) > 0`,
-    sql`instr(lower(${orders.customerName}), ${lower}) > 0`,
-  ];
-  if (/^[0-9A-Z]+$/.test(upper)) conditions.push(sql`instr(${orders.number}, ${`GTS-${upper}`}) = 1`);
-  const digits = text.replace(/\D/g, '');
-  // A phone fragment as typed: 0803…, 234803…, +234 803…; stored as +234803….
-  const national = digits.replace(/^(?:234|0)/, '');
-  if (digits.length >= 4 && /^[\d\s()+.-]+$/.test(text) && national)
-    conditions.push(sql`instr(${orders.phone}, ${national}) > 0`);
-  return or(...conditions);
-}
+const searchCondition = (q: string) =>
+  adminSearch(q, {
+    reference: orders.number,
+    prefix: 'GTS',
+    email: orders.email,
+    phone: orders.phone,
+    text: [orders.customerName],
+  });
 
 export type AdminOrderQuery = z.output<typeof adminOrderQuerySchema>;
 

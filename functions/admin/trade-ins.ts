@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type {
   AdminTradeInDetail,
@@ -17,6 +17,7 @@ import { moveTradeIn, tradeInChanged } from '../trade-ins/move.ts';
 import { servePhoto } from '../trade-ins/photos.ts';
 import { loadTradeInParts, toTradeInView } from '../trade-ins/view.ts';
 import { auditTrail } from './audit.ts';
+import { adminSearch } from './search.ts';
 
 /** The admin's trade-in queue (src/features/admin/admin-api.ts, "Trade-ins"). */
 
@@ -24,26 +25,14 @@ export const ADMIN_TRADE_INS_PAGE_SIZE = 20;
 
 const notFound = (reference: string) => new ApiError(404, 'trade_in_not_found', `There is no trade-in request ${reference}.`);
 
-/** What the search box matches: the reference (a prefix, with or without "TRD-"), e-mail, name, model (parts) and phone digits. */
-function searchCondition(q: string): SQL | undefined {
-  const text = q.trim();
-  if (!text) return undefined;
-  const upper = text.toUpperCase();
-  const lower = text.toLowerCase();
-  const conditions: SQL[] = [
-    sql`instr(${tradeIns.reference}, ${upper}) = 1`,
-    sql`instr(${tradeIns.email}, ${lower}) > 0`,
-    sql`instr(lower(${tradeIns.name}), ${lower}) > 0`,
-    sql`instr(lower(${tradeIns.model}), ${lower}) > 0`,
-  ];
-  if (/^[0-9A-Z]+$/.test(upper)) conditions.push(sql`instr(${tradeIns.reference}, ${`TRD-${upper}`}) = 1`);
-  const digits = text.replace(/\D/g, '');
-  const national = digits.replace(/^(?:234|0)/, '');
-  if (digits.length >= 4 && /^[\d\s()+.-]+$/.test(text) && national) {
-    conditions.push(sql`instr(${tradeIns.phone}, ${national}) > 0`);
-  }
-  return or(...conditions);
-}
+const searchCondition = (q: string) =>
+  adminSearch(q, {
+    reference: tradeIns.reference,
+    prefix: 'TRD',
+    email: tradeIns.email,
+    phone: tradeIns.phone,
+    text: [tradeIns.name, tradeIns.model],
+  });
 
 const deviceName = (row: Pick<TradeInRow, 'brand' | 'model' | 'storage'>) =>
   [row.brand === 'Other' ? '' : row.brand, row.model, row.storage].filter(Boolean).join(' ');

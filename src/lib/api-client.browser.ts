@@ -46,6 +46,14 @@ export async function callApi<E extends Endpoint>(endpoint: E, options: CallOpti
     if (options.signal?.aborted) throw error;
     throw new ApiRequestError(0, 'network', 'Network error. Please try again.');
   }
+  return readAnswer(endpoint, response);
+}
+
+/**
+ * The endpoint's answer from a response, parsed with its schema; a refusal throws ApiRequestError.
+ * For the one request callApi cannot send (a multipart upload), after its own fetch.
+ */
+export async function readAnswer<E extends Endpoint>(endpoint: E, response: Response): Promise<AnswerOf<E>> {
   const json: unknown = await response.json().catch(() => null);
   if (!response.ok) {
     const refusal = errorBodySchema.safeParse(json);

@@ -65,6 +65,17 @@ function expectFitsContract(endpoint: Endpoint, json: unknown) {
   expect(parsed.data).toEqual(json);
 }
 
+/** A response's answer, checked for its status and against the endpoint's contract. */
+async function answer<E extends Endpoint>(endpoint: E, response: Response, status = 200) {
+  expect(response.status, await response.clone().text()).toBe(status);
+  const json: unknown = await response.json();
+  expectFitsContract(endpoint, json);
+  return json as AnswerOf<E>;
+}
+
+/** The endpoint's path under /api, for the test browsers (which add the /api). */
+const path = (endpoint: Endpoint, params: Record<string, string> = {}) => fillPath(endpoint.path, params).slice(4);
+
 describe('API contracts', () => {
   it('cover every route the Worker serves, with the same method and path', () => {
     // A route with a validator is listed twice (the validator, then the handler).
@@ -150,10 +161,6 @@ describe('API contracts', () => {
   it('accounts: every endpoint, through a signed-in browser', async () => {
     const browser = new Browser();
     const email = newEmail('contract');
-    const answer = async (endpoint: Endpoint, response: Response, status = 200) => {
-      expect(response.status, await response.clone().text()).toBe(status);
-      expectFitsContract(endpoint, await response.json());
-    };
     await answer(accountApi.session, await browser.get('/session'));
     await answer(accountApi.paymentMethods, await browser.get('/payment-methods'));
     await answer(accountApi.signUp, await browser.post('/account/sign-up', { email, password: PASSWORD }), 202);
@@ -200,13 +207,6 @@ describe('API contracts', () => {
 
   it('admin: every endpoint, through a signed-in admin', async () => {
     const { browser } = await signedInAdmin();
-    const answer = async <E extends Endpoint>(endpoint: E, response: Response, status = 200) => {
-      expect(response.status, await response.clone().text()).toBe(status);
-      const json: unknown = await response.json();
-      expectFitsContract(endpoint, json);
-      return json as AnswerOf<E>;
-    };
-    const path = (endpoint: Endpoint, params: Record<string, string> = {}) => fillPath(endpoint.path, params).slice(4);
 
     await answer(adminApi.dashboard, await browser.get(path(adminApi.dashboard)));
     await answer(adminApi.orders, await browser.get(`${path(adminApi.orders)}?status=awaiting_payment`));
@@ -286,13 +286,6 @@ describe('API contracts', () => {
     const owner = new Browser('http://localhost:8787', { RATE_LIMIT_TRADE_IN: '10000/60' });
     const email = newEmail('contract-trade-in');
     await signedInUser(owner, email);
-    const answer = async <E extends Endpoint>(endpoint: E, response: Response, status = 200) => {
-      expect(response.status, await response.clone().text()).toBe(status);
-      const json: unknown = await response.json();
-      expectFitsContract(endpoint, json);
-      return json as AnswerOf<E>;
-    };
-    const path = (endpoint: Endpoint, params: Record<string, string> = {}) => fillPath(endpoint.path, params).slice(4);
     const fields = tradeInFields({ want: SWAP_PS5, contact: { ...tradeInFields().contact, email } });
     const { tradeIn } = await answer(
       tradeInApi.submit,

@@ -10,6 +10,9 @@ import { expect, type TestDb } from './fixtures.ts';
 
 export const PASSWORD = 'correct horse battery';
 
+/** The local admin the seed creates (scripts/seed.ts; the test servers are seeded the same way). */
+export const ADMIN = { email: 'admin@gts.local', password: 'gts-local-admin-2026' } as const;
+
 /** A fresh address for one test (the test D1 lives for the whole run). */
 export const newEmail = (label = 'shopper') =>
   `${label}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}@example.com`;

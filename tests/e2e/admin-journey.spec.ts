@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { deflateSync } from 'node:zlib';
-import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { apiPost, newEmail, placeOrderAs, signedInUser, signIn, type TestUser } from './accounts.ts';
+import type { Page } from '@playwright/test';
+import { apiPost, newEmail, placeOrderAs, signedInUser, signIn, type TestUser, ADMIN } from './accounts.ts';
 import { expect, type TestDb, test } from './fixtures.ts';
 import { islandsHydrated } from './islands.ts';
+import { otherBrowser, quietServiceWorker } from './contexts.ts';
 
 /**
  * The admin running the store (issue "Admin: run the store"), through the admin screens,
@@ -13,37 +14,15 @@ import { islandsHydrated } from './islands.ts';
  * Access, axe and the tabs are tests/e2e/admin.spec.ts's.
  */
 
-/** The local admin the seed creates (scripts/seed.ts; the test servers are seeded the same way). */
-const ADMIN = { email: 'admin@gts.local', password: 'gts-local-admin-2026' };
-
 /** A seeded product with plenty of stock and no variants: ₦189,500, so ₦191,000 delivered. */
 const TV = { id: 'hisense-32-a4-hd', name: 'Hisense 32" A4 HD Smart TV' };
 
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 const sqlText = (value: string) => `'${value.replaceAll("'", "''")}'`;
 
-/*
- * As in admin.spec.ts: with service workers blocked, `register()` answers undefined and the
- * PWA code reloads the page once about a second after load, which can pull the page from
- * under a step. Here registration fails the way a browser's refusal does, in every context.
- */
-async function quietServiceWorker(context: BrowserContext) {
-  await context.addInitScript(() => {
-    if ('serviceWorker' in navigator)
-      navigator.serviceWorker.register = () => Promise.reject(new Error('Service workers are off in these tests'));
-  });
-}
-
 test.beforeEach(async ({ context }) => {
   await quietServiceWorker(context);
 });
-
-/** Another browser (the shopper beside the admin, or the reverse): its own cookies and storage. */
-async function otherBrowser(browser: Browser, baseURL: string | undefined): Promise<Page> {
-  const context = await browser.newContext({ baseURL, serviceWorkers: 'block' });
-  await quietServiceWorker(context);
-  return context.newPage();
-}
 
 /** /admin… once its island has hydrated and nothing on it is still loading. */
 async function openAdmin(page: Page, path: string) {

@@ -1,10 +1,9 @@
 import type { Page } from '@playwright/test';
-import { placeOrderAs, signedInUser, signIn } from './accounts.ts';
+import { placeOrderAs, signedInUser, signIn, ADMIN } from './accounts.ts';
+import { quietServiceWorker } from './contexts.ts';
 import { axeViolations, expect, test } from './fixtures.ts';
 import { islandsHydrated } from './islands.ts';
 
-/** The local admin the seed creates (scripts/seed.ts; the test servers are seeded the same way). */
-const ADMIN = { email: 'admin@gts.local', password: 'gts-local-admin-2026' };
 const ACCESS_DENIED = 'Access Denied - You need admin privileges to access this page.';
 
 /**
@@ -13,18 +12,8 @@ const ACCESS_DENIED = 'Access Denied - You need admin privileges to access this 
  */
 const ADMIN_ONLY = /\/_astro\/(AdminConsole|chart\.browser)[^/]*\.js$|\/api\/admin\//;
 
-/*
- * Playwright blocks service workers (playwright.config.ts), and then `register()` answers
- * undefined: src/features/pwa/register.browser.ts reads `.waiting` of it, the error reaches
- * Vite's 'vite:preloadError', and pwa.browser.ts reloads the page once, about a second after
- * load (every page, not only /admin), which can pull the page from under a step. Here the
- * registration fails the way a browser's refusal does, so the page logs it and stays.
- */
-test.beforeEach(async ({ page }) => {
-  await page.addInitScript(() => {
-    if ('serviceWorker' in navigator)
-      navigator.serviceWorker.register = () => Promise.reject(new Error('Service workers are off in these tests'));
-  });
+test.beforeEach(async ({ context }) => {
+  await quietServiceWorker(context);
 });
 
 /** Every request the page makes, kept for the test to look through. */

@@ -1,4 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
+import { ADMIN } from './accounts.ts';
 import { axe, expect, type TestDb, test } from './fixtures.ts';
 import { islandsHydrated } from './islands.ts';
 import { layoutShift, watchLayoutShift } from './layout-shift.ts';
@@ -10,7 +11,6 @@ import { layoutShift, watchLayoutShift } from './layout-shift.ts';
  * `npm run db:seed` puts into every local D1 (scripts/serve.ts runs it for the tests too).
  */
 
-const ADMIN = { email: 'admin@gts.local', password: 'gts-local-admin-2026' };
 const PASSWORD = 'Ikeja-Mango-2026';
 
 let counter = 0;

@@ -1,6 +1,7 @@
 import { deflateSync } from 'node:zlib';
-import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { signIn } from './accounts.ts';
+import type { Browser, Page } from '@playwright/test';
+import { signIn, ADMIN } from './accounts.ts';
+import { otherBrowser, quietServiceWorker } from './contexts.ts';
 import { axeViolations, expect, test } from './fixtures.ts';
 import { islandsHydrated } from './islands.ts';
 
@@ -12,7 +13,6 @@ import { islandsHydrated } from './islands.ts';
  * The rules (every field, photo refusals, who may answer, the swap's order) are tests/api/trade-ins.test.ts's.
  */
 
-const ADMIN = { email: 'admin@gts.local', password: 'gts-local-admin-2026' };
 /** Seeded: the PlayStation 5 Slim's Disc Edition costs ₦849,000. */
 const PS5 = { name: 'Sony PlayStation 5 Slim', variant: 'disc-edition', price: '₦849,000' };
 
@@ -50,26 +50,12 @@ function photoPng(): Buffer {
   ]);
 }
 
-/*
- * As in the admin specs: with service workers blocked, `register()` answers undefined and the
- * PWA code reloads the page once about a second after load; here registration fails the way a
- * browser's refusal does.
- */
-async function quietServiceWorker(context: BrowserContext) {
-  await context.addInitScript(() => {
-    if ('serviceWorker' in navigator)
-      navigator.serviceWorker.register = () => Promise.reject(new Error('Service workers are off in these tests'));
-  });
-}
-
 test.beforeEach(async ({ context }) => {
   await quietServiceWorker(context);
 });
 
 async function adminBrowser(browser: Browser, baseURL: string | undefined): Promise<Page> {
-  const context = await browser.newContext({ baseURL, serviceWorkers: 'block' });
-  await quietServiceWorker(context);
-  const page = await context.newPage();
+  const page = await otherBrowser(browser, baseURL);
   await signIn(page, ADMIN.email, ADMIN.password);
   return page;
 }

@@ -1,5 +1,4 @@
-import { ApiRequestError, callApi } from '../../lib/api-client.browser.ts';
-import { errorBodySchema } from '../../lib/api-error.ts';
+import { ApiRequestError, callApi, readAnswer } from '../../lib/api-client.browser.ts';
 import type { Customer } from '../orders/checkout.ts';
 import type { PlacedOrder } from '../orders/order-view.ts';
 import type { TradeInRequest, TradeInView } from './trade-in.ts';
@@ -28,17 +27,7 @@ export async function submitTradeIn(request: TradeInRequest, photos: readonly Up
   } catch {
     throw new ApiRequestError(0, 'network', 'Network error. Please try again.');
   }
-  const json: unknown = await response.json().catch(() => null);
-  if (!response.ok) {
-    const refusal = errorBodySchema.safeParse(json);
-    if (!refusal.success)
-      throw new ApiRequestError(response.status, 'http_error', `The server answered ${response.status}. Please try again.`);
-    const { code, message, issues } = refusal.data.error;
-    throw new ApiRequestError(response.status, code, message, issues);
-  }
-  const parsed = tradeInApi.submit.response.safeParse(json);
-  if (!parsed.success) throw new ApiRequestError(response.status, 'bad_response', 'The server sent an answer we could not read.');
-  return parsed.data.tradeIn;
+  return (await readAnswer(tradeInApi.submit, response)).tradeIn;
 }
 
 export async function lookupTradeIn(reference: string, email: string): Promise<TradeInView> {
