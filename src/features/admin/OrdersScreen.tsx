@@ -1,6 +1,6 @@
 import { formatNaira } from '../../lib/money.ts';
 import { formatLagosTime } from '../../lib/time.ts';
-import { ORDER_STATUSES, type OrderStatus, statusText } from '../orders/order-status.ts';
+import { ORDER_STATUSES, statusText } from '../orders/order-status.ts';
 import { OrderStatusBadge } from '../orders/OrderParts.tsx';
 import { type AdminOrderSummary, adminApi } from './admin-api.ts';
 import { type AdminRoute, adminHref, listQuery } from './admin-route.ts';
@@ -12,6 +12,7 @@ import {
   Pager,
   STATUS_LABELS,
   ScreenHeading,
+  StatusFilter,
   TableBox,
   useRouter,
 } from './AdminParts.tsx';
@@ -29,29 +30,19 @@ function OrderList({ route }: { route: AdminRoute }) {
   const query = listQuery(route);
   const { loaded, reload } = useAdminData((signal) => adminCall(adminApi.orders, { query, signal }), adminHref(route));
   const counts = loaded.state === 'ready' ? loaded.data.counts : undefined;
-  const all = counts ? Object.values(counts).reduce((a, b) => a + b, 0) : undefined;
 
   return (
     <section className="admin-screen" aria-labelledby="admin-screen-title">
       <ScreenHeading id="admin-screen-title">Orders</ScreenHeading>
       <div className="admin-toolbar">
-        <div className="field">
-          <label htmlFor="orders-status">Status</label>
-          <select
-            id="orders-status"
-            className="input"
-            value={route.status ?? ''}
-            onChange={(e) => go({ ...route, status: (e.target.value || undefined) as OrderStatus | undefined, page: undefined })}
-          >
-            <option value="">All statuses{all === undefined ? '' : ` (${all})`}</option>
-            {ORDER_STATUSES.map((status) => (
-              <option key={status} value={status}>
-                {STATUS_LABELS[status]}
-                {counts ? ` (${counts[status] ?? 0})` : ''}
-              </option>
-            ))}
-          </select>
-        </div>
+        <StatusFilter
+          id="orders-status"
+          statuses={ORDER_STATUSES}
+          labels={STATUS_LABELS}
+          counts={counts}
+          value={route.status}
+          onChange={(status) => go({ ...route, status, page: undefined })}
+        />
         <SearchForm id="orders-q" label="Search orders" placeholder="Number, e-mail, phone or name" />
       </div>
       <LoadedView loaded={loaded} what="orders" retry={reload}>
