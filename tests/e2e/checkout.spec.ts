@@ -201,6 +201,8 @@ test('the checkout dialog keeps focus, closes on Escape, and the cart continues 
   await openCart(page);
   await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
   const dialog = checkout(page);
+  // The dialog loads on this click: tabbing before it is open would walk the page behind it.
+  await expect(dialog.getByLabel('Full name')).toBeVisible();
   for (let i = 0; i < 12; i++) await page.keyboard.press('Tab');
   expect(await dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);
 

@@ -7,7 +7,8 @@ import { SelectField, TextField } from '../forms/Field.tsx';
 import type { Customer, CustomerInput } from './checkout.ts';
 import { NIGERIAN_STATES } from './nigeria.ts';
 import { type CartItem, cartSubtotal, lineKey, lineTitle } from '../cart/cart.ts';
-import { DELIVERY_LABELS, DELIVERY_METHODS, type DeliveryMethod, deliveryFee, PICKUP_POINT } from './delivery.ts';
+import { type DeliveryMethod, deliveryFee, PICKUP_POINT } from './delivery.ts';
+import { DeliveryChoice } from './DeliveryChoice.tsx';
 import { BankTransferDetails, OrderTotals, PlacedOrderTotals } from './OrderParts.tsx';
 import type { OrderView } from './order-view.ts';
 
@@ -53,20 +54,7 @@ export function DetailsStep({ form, onSubmit, problem, busy, cartEmpty, earlierO
   return (
     <form className="checkout__form checkout__details" onSubmit={onSubmit} noValidate>
       <OrderSummary items={items} delivery={delivery} />
-      <fieldset className="checkout__delivery">
-        <legend>How do you want it?</legend>
-        {DELIVERY_METHODS.map((method) => (
-          <label key={method} className="checkout__choice">
-            <input type="radio" value={method} {...form.register('delivery')} />
-            <span>
-              <strong>{DELIVERY_LABELS[method]}</strong>
-              <span className="muted">
-                {method === 'delivery' ? ` · ${formatNaira(deliveryFee(method))}, anywhere in Nigeria` : ' · Free'}
-              </span>
-            </span>
-          </label>
-        ))}
-      </fieldset>
+      <DeliveryChoice field={form.register('delivery')} block="checkout" />
       {delivery === 'pickup' && (
         <div className="checkout__pickup" data-testid="pickup-point">
           <p>

@@ -2,7 +2,7 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState } from 'react';
 import { type Resolver, useForm } from 'react-hook-form';
 import { ApiRequestError } from '../../lib/api-client.browser.ts';
-import { TextField } from '../forms/Field.tsx';
+import { LookupForm } from '../forms/LookupForm.tsx';
 import { showServerIssues } from '../forms/server-errors.browser.ts';
 import { $recentOrders } from './checkout-store.browser.ts';
 import type { OrderView } from './order-view.ts';
@@ -63,7 +63,6 @@ export default function TrackOrder() {
   const [message, setMessage] = useState('');
   const [found, setFound] = useState<Found | null>(null);
   const resultRef = useRef<HTMLElement>(null);
-  const busy = form.formState.isSubmitting;
 
   useEffect(() => {
     if (found) resultRef.current?.focus();
@@ -94,55 +93,18 @@ export default function TrackOrder() {
 
   return (
     <div className="track">
-      <form id="track-form" className="track__form card" onSubmit={find} onFocus={prefetchLookup} noValidate>
-        <TextField
-          form={form}
-          name="number"
-          id="track-number"
-          label="Order number"
-          placeholder="GTS-7K3M9Q2XWD"
-          autoComplete="off"
-          required
-        />
-        <TextField
-          form={form}
-          name="email"
-          id="track-email"
-          label="Email used at checkout"
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          required
-        />
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy ? 'Finding your order…' : 'Track Order'}
-        </button>
-        <p className="form-message" data-kind="error" role="alert">
-          {message}
-        </p>
-        {recent.length > 0 && (
-          <div className="track__recent">
-            <p className="muted">Orders placed in this browser:</p>
-            <ul>
-              {recent.map((r) => (
-                <li key={r.number}>
-                  <button
-                    type="button"
-                    className="btn btn-outline"
-                    onClick={() => {
-                      form.setValue('number', r.number);
-                      form.setValue('email', r.email);
-                      void find();
-                    }}
-                  >
-                    {r.number}
-                  </button>
-                </li>
-              ))}
-            </ul>
-          </div>
-        )}
-      </form>
+      <LookupForm
+        form={form}
+        reference={{ name: 'number', id: 'track-number', label: 'Order number', placeholder: 'GTS-7K3M9Q2XWD' }}
+        email={{ id: 'track-email', label: 'Email used at checkout' }}
+        block="track"
+        button={{ idle: 'Track Order', busy: 'Finding your order…' }}
+        message={message}
+        recent={recent.map((r) => ({ reference: r.number, email: r.email }))}
+        recentLabel="Orders placed in this browser:"
+        onSubmit={find}
+        onFocus={prefetchLookup}
+      />
 
       {found && <found.View order={found.order} ref={resultRef} />}
     </div>

@@ -7,7 +7,8 @@ import { SelectField, TextField } from '../forms/Field.tsx';
 import { showServerIssues } from '../forms/server-errors.browser.ts';
 import { checkoutDetailsSchema, type Customer, type CustomerInput } from '../orders/checkout.ts';
 import { rememberOrder } from '../orders/checkout-store.browser.ts';
-import { DELIVERY_LABELS, DELIVERY_METHODS, deliveryFee, PICKUP_POINT } from '../orders/delivery.ts';
+import { deliveryFee, PICKUP_POINT } from '../orders/delivery.ts';
+import { DeliveryChoice } from '../orders/DeliveryChoice.tsx';
 import { formatNigerianPhone, NIGERIAN_STATES, type NigerianState } from '../orders/nigeria.ts';
 import type { PlacedOrder } from '../orders/order-view.ts';
 import { isOffline } from '../pwa/connection.browser.ts';
@@ -133,20 +134,7 @@ export function SwapOrderForm({
           )}
         </dl>
       )}
-      <fieldset className="swap-order__delivery">
-        <legend>How do you want it?</legend>
-        {DELIVERY_METHODS.map((method) => (
-          <label key={method} className="swap-order__choice">
-            <input type="radio" value={method} {...form.register('delivery')} />
-            <span>
-              <strong>{DELIVERY_LABELS[method]}</strong>
-              <span className="muted">
-                {method === 'delivery' ? ` · ${formatNaira(deliveryFee(method))}, anywhere in Nigeria` : ' · Free'}
-              </span>
-            </span>
-          </label>
-        ))}
-      </fieldset>
+      <DeliveryChoice field={form.register('delivery')} block="swap-order" />
       {delivery === 'pickup' && (
         <div className="swap-order__pickup">
           <p>

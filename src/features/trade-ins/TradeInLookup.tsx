@@ -2,7 +2,7 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState } from 'react';
 import { type Resolver, useForm } from 'react-hook-form';
 import { ApiRequestError } from '../../lib/api-client.browser.ts';
-import { TextField } from '../forms/Field.tsx';
+import { LookupForm } from '../forms/LookupForm.tsx';
 import { showServerIssues } from '../forms/server-errors.browser.ts';
 import type { TradeInView } from './trade-in.ts';
 import type TradeInCard from './TradeInCard.tsx';
@@ -57,7 +57,6 @@ export default function TradeInLookup() {
   const [found, setFound] = useState<Found | null>(null);
   const resultRef = useRef<HTMLElement>(null);
   const shownRef = useRef<string | null>(null);
-  const busy = form.formState.isSubmitting;
 
   // Focus the request when a lookup shows one (not when it only changes after an answer).
   useEffect(() => {
@@ -99,55 +98,18 @@ export default function TradeInLookup() {
 
   return (
     <div className="trade-in-lookup">
-      <form className="trade-in-lookup__form card" onSubmit={find} onFocus={prefetchLookup} noValidate>
-        <TextField
-          form={form}
-          name="reference"
-          id="trade-in-reference"
-          label="Trade-in reference"
-          placeholder="TRD-7K3M9Q2XWD"
-          autoComplete="off"
-          required
-        />
-        <TextField
-          form={form}
-          name="email"
-          id="trade-in-lookup-email"
-          label="Email used on the request"
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          required
-        />
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy ? 'Finding your request…' : 'Find my request'}
-        </button>
-        <p className="form-message" data-kind="error" role="alert">
-          {message}
-        </p>
-        {recent.length > 0 && (
-          <div className="trade-in-lookup__recent">
-            <p className="muted">Requests sent from this browser:</p>
-            <ul>
-              {recent.map((r) => (
-                <li key={r.reference}>
-                  <button
-                    type="button"
-                    className="btn btn-outline"
-                    onClick={() => {
-                      form.setValue('reference', r.reference);
-                      form.setValue('email', r.email);
-                      void find();
-                    }}
-                  >
-                    {r.reference}
-                  </button>
-                </li>
-              ))}
-            </ul>
-          </div>
-        )}
-      </form>
+      <LookupForm
+        form={form}
+        reference={{ name: 'reference', id: 'trade-in-reference', label: 'Trade-in reference', placeholder: 'TRD-7K3M9Q2XWD' }}
+        email={{ id: 'trade-in-lookup-email', label: 'Email used on the request' }}
+        block="trade-in-lookup"
+        button={{ idle: 'Find my request', busy: 'Finding your request…' }}
+        message={message}
+        recent={recent}
+        recentLabel="Requests sent from this browser:"
+        onSubmit={find}
+        onFocus={prefetchLookup}
+      />
 
       {found && (
         <found.Card
