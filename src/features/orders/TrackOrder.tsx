@@ -1,8 +1,9 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState } from 'react';
-import { type Resolver, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { ApiRequestError } from '../../lib/api-client.browser.ts';
 import { LookupForm } from '../forms/LookupForm.tsx';
+import { lazyZodResolver } from '../forms/lazy-resolver.browser.ts';
 import { showServerIssues } from '../forms/server-errors.browser.ts';
 import { $recentOrders } from './checkout-store.browser.ts';
 import type { OrderView } from './order-view.ts';
@@ -22,20 +23,10 @@ interface Found {
 // The API client, the order's view and the form's schema (with full zod) load when the
 // shopper starts on the form, not with the page.
 const loadLookup = () => Promise.all([import('./api-client.browser.ts'), import('./TrackedOrder.tsx')]);
-const loadResolver = () =>
-  Promise.all([import('@hookform/resolvers/zod'), import('./checkout.ts')]).then(([{ zodResolver }, { orderLookupSchema }]) =>
-    zodResolver(orderLookupSchema),
-  );
+const { resolver: lookupResolver, load: loadResolver } = lazyZodResolver<Lookup>(() =>
+  import('./checkout.ts').then((m) => m.orderLookupSchema),
+);
 const prefetchLookup = () => void Promise.all([loadLookup(), loadResolver()]).catch(() => undefined);
-
-/**
- * The shared lookup schema as react-hook-form's resolver, fetched on first use. If it cannot
- * load (the connection dropped), the values go to the lookup as they are, which then says so.
- */
-const lookupResolver: Resolver<Lookup> = async (values, context, options) => {
-  const resolve = await loadResolver().catch(() => null);
-  return resolve ? resolve(values, context, options) : { values, errors: {} };
-};
 
 /**
  * What the shopper typed into the pre-rendered form before the island hydrated

@@ -1,8 +1,9 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState } from 'react';
-import { type Resolver, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { ApiRequestError } from '../../lib/api-client.browser.ts';
 import { LookupForm } from '../forms/LookupForm.tsx';
+import { lazyZodResolver } from '../forms/lazy-resolver.browser.ts';
 import { showServerIssues } from '../forms/server-errors.browser.ts';
 import type { TradeInView } from './trade-in.ts';
 import type TradeInCard from './TradeInCard.tsx';
@@ -24,17 +25,10 @@ interface Found {
 // The API client, the card (with the order form) and the schema (full zod) load when the
 // shopper starts on the form, not with the page (as /track does).
 const loadLookup = () => Promise.all([import('./api-client.browser.ts'), import('./TradeInCard.tsx')]);
-const loadResolver = () =>
-  Promise.all([import('@hookform/resolvers/zod'), import('./trade-in.ts')]).then(([{ zodResolver }, { tradeInLookupSchema }]) =>
-    zodResolver(tradeInLookupSchema),
-  );
+const { resolver: lookupResolver, load: loadResolver } = lazyZodResolver<Lookup>(() =>
+  import('./trade-in.ts').then((m) => m.tradeInLookupSchema),
+);
 const prefetchLookup = () => void Promise.all([loadLookup(), loadResolver()]).catch(() => undefined);
-
-/** The shared lookup schema as the resolver, fetched on first use; if it cannot load, the lookup itself says what is wrong. */
-const lookupResolver: Resolver<Lookup> = async (values, context, options) => {
-  const resolve = await loadResolver().catch(() => null);
-  return resolve ? resolve(values, context, options) : { values, errors: {} };
-};
 
 /**
  * What was typed before the island hydrated (client:idle), else ?ref= from the confirmation
