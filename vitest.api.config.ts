@@ -26,6 +26,12 @@ export default defineConfig({
           RATE_LIMIT_SIGN_IN_EMAIL: '10000/60',
           RATE_LIMIT_SIGN_IN_CLIENT: '10000/60',
           RATE_LIMIT_ACCOUNT_EMAIL: '10000/60',
+          RATE_LIMIT_SIGN_IN_PAIR: '10000/60',
+          RATE_LIMIT_EMAIL_RECIPIENT: '10000/60',
+          RATE_LIMIT_NEWSLETTER: '10000/60',
+          // Hoarding limits out of the way of the tests that place many orders; their own tests set them.
+          MAX_UNPAID_UNITS_PER_CONTACT: '100000',
+          MAX_UNPAID_SHARE_PER_PRODUCT: '1',
           // A fixed, non-secret value for tests only; production sets AUTH_SECRET with `wrangler secret put`.
           AUTH_SECRET: 'local-test-only-auth-secret-not-for-production-0123456789',
           TEST_MIGRATIONS: await readD1Migrations('./migrations'),

@@ -79,10 +79,27 @@ const configSchema = z.object({
    * Accounts (functions/auth/). Failed sign-ins allowed per e-mail address and per client in a
    * window; past either, sign-in answers 429 without checking the password.
    */
-  RATE_LIMIT_SIGN_IN_EMAIL: rateLimitRule.default({ limit: 5, windowSeconds: 900 }),
+  RATE_LIMIT_SIGN_IN_EMAIL: rateLimitRule.default({ limit: 10, windowSeconds: 900 }),
   RATE_LIMIT_SIGN_IN_CLIENT: rateLimitRule.default({ limit: 20, windowSeconds: 900 }),
+  /** Sign-in attempts per pair (e-mail address, client). */
+  RATE_LIMIT_SIGN_IN_PAIR: rateLimitRule.default({ limit: 5, windowSeconds: 900 }),
   /** Requests per client that send an e-mail (sign-up, forgot password, resend verification). */
   RATE_LIMIT_ACCOUNT_EMAIL: rateLimitRule.default({ limit: 10, windowSeconds: 3600 }),
+  /**
+   * E-mails a stranger can make the store send to one address (sign-up, reset, verification,
+   * newsletter confirmation, trade-in and order confirmations), per recipient and kind, whoever asks
+   * (functions/lib/rate-limit.ts allowEmailTo): past it the request is answered as usual and no e-mail is queued.
+   */
+  RATE_LIMIT_EMAIL_RECIPIENT: rateLimitRule.default({ limit: 3, windowSeconds: 3600 }),
+  /** Newsletter sign-ups per client. */
+  RATE_LIMIT_NEWSLETTER: rateLimitRule.default({ limit: 5, windowSeconds: 3600 }),
+  /**
+   * Hoarding limits (functions/orders/limits.ts): unpaid units one e-mail address, phone number or
+   * delivery address may hold across its unpaid orders, and the share of a product's units that
+   * all unpaid orders together may hold.
+   */
+  MAX_UNPAID_UNITS_PER_CONTACT: z.coerce.number().int().positive().default(10),
+  MAX_UNPAID_SHARE_PER_PRODUCT: z.coerce.number().positive().max(1).default(0.5),
   /**
    * Encrypts the session cookies (Auth.js). A secret in production (`wrangler secret put
    * AUTH_SECRET`, at least 32 random characters); local runs and tests pass a fixed dev value.

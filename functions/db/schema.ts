@@ -55,8 +55,12 @@ export const products = sqliteTable(
     variantLabel: text('variant_label').notNull().default(''),
     /** With variants: their total stock, kept by the product_variants triggers. */
     stock: integer('stock').notNull().default(0),
+    /** What shoppers see: the catalogue's rating history and the store's own reviews, weighted together (functions/account/reviews.ts). */
     rating: real('rating').notNull().default(0),
     reviews: integer('reviews').notNull().default(0),
+    /** The rating and review count the catalogue brought (data file or admin form): the product's history before our own reviews. */
+    catalogueRating: real('catalogue_rating').notNull().default(0),
+    catalogueReviews: integer('catalogue_reviews').notNull().default(0),
     featured: integer('featured', { mode: 'boolean' }).notNull().default(false),
     /** Deleting a product archives it: orders keep pointing at it and a re-seed does not bring it back. */
     active: integer('active', { mode: 'boolean' }).notNull().default(true),
@@ -110,12 +114,25 @@ export const productVariants = sqliteTable(
   ],
 );
 
-export const newsletterSubscribers = sqliteTable('newsletter_subscribers', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
-  /** Stored lower-cased, so one address is one subscriber. */
-  email: text('email').notNull().unique(),
-  createdAt: timestamps.createdAt,
-});
+/**
+ * Newsletter sign-ups, double opt-in: a row is written when the form is sent and counts as a
+ * subscriber only once the address confirmed it through the e-mailed link (`confirmedAt`).
+ */
+export const newsletterSubscribers = sqliteTable(
+  'newsletter_subscribers',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    /** Stored lower-cased, so one address is one subscriber. */
+    email: text('email').notNull().unique(),
+    createdAt: timestamps.createdAt,
+    /** When the address confirmed through the e-mailed link; null while it waits (not a subscriber yet). */
+    confirmedAt: integer('confirmed_at', { mode: 'timestamp' }),
+    /** SHA-256 of the pending confirmation link's secret; null once used. */
+    confirmTokenHash: text('confirm_token_hash'),
+    confirmExpiresAt: integer('confirm_expires_at', { mode: 'timestamp' }),
+  },
+  (t) => [uniqueIndex('newsletter_confirm_token_idx').on(t.confirmTokenHash)],
+);
 
 /**
  * Devices that dismissed (or used) the install offer: the spec's "install-prompt dismissals
@@ -197,6 +214,10 @@ export const orders = sqliteTable(
     index('orders_created_idx').on(t.createdAt),
     index('orders_status_created_idx').on(t.status, t.createdAt),
     index('orders_trade_in_idx').on(t.tradeInReference),
+    // Unpaid units held per phone and per delivery address (functions/orders/limits.ts).
+    index('orders_phone_status_idx').on(t.phone, t.status),
+    index('orders_address_status_idx').on(t.address, t.city, t.state, t.status),
+    index('orders_email_status_idx').on(t.email, t.status),
   ],
 );
 
@@ -224,6 +245,8 @@ export const orderLines = sqliteTable(
     check(CHECKS.orderLinesQuantityPositive, sql`${t.quantity} > 0`),
     check(CHECKS.orderLinesTotal, sql`${t.lineTotal} = ${t.unitPrice} * ${t.quantity}`),
     index('order_lines_order_idx').on(t.orderId),
+    // Unpaid units held of one product across all orders.
+    index('order_lines_product_idx').on(t.productId, t.variantId),
   ],
 );
 
@@ -332,6 +355,28 @@ export const users = sqliteTable('users', {
   theme: text('theme', { enum: THEMES }).notNull().default('dark'),
   ...timestamps,
 });
+
+/**
+ * Signed-in sessions, one row per sign-in (docs/decisions/011): the session cookie carries the
+ * row's id (`sid`), and a cookie whose row is gone is a guest's. Signing out deletes the row;
+ * "sign out everywhere" deletes them all. The account lists them ("where you are signed in").
+ */
+export const sessions = sqliteTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** A coarse description of the device for the account's list ("Chrome on Android"), never the full user agent or address. */
+    label: text('label').notNull().default(''),
+    createdAt: timestamps.createdAt,
+    lastSeenAt: integer('last_seen_at', { mode: 'timestamp' }).notNull().default(sql`(unixepoch())`),
+    expiresAt: integer('expires_at', { mode: 'timestamp' }).notNull(),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
+);
+export type SessionRow = typeof sessions.$inferSelect;
 
 /** Sign-in providers linked to a user (Google), in the adapter's shape. */
 export const accounts = sqliteTable(

@@ -4,6 +4,7 @@ import type { Db } from '../db/client.ts';
 import { rateLimits } from '../db/schema.ts';
 import { MAX_RATE_LIMIT_WINDOW_SECONDS, type Config } from '../env.ts';
 import type { AppEnv } from './app.ts';
+import { sha256Hex } from './crypto.ts';
 import { errorBody } from './errors.ts';
 
 /**
@@ -113,4 +114,24 @@ export function rateLimit(
     }
     await next();
   };
+}
+
+/** The kinds of e-mail a stranger can trigger, each limited per recipient on its own (RATE_LIMIT_EMAIL_RECIPIENT). */
+export type StrangerEmailKind = 'account' | 'newsletter' | 'trade_in' | 'order';
+
+/**
+ * Whether one more e-mail of `kind` may go to `email` in this window, whoever asks: e-mail
+ * bombing from many client addresses is stopped at the recipient (issue 20, finding 7). Counted
+ * per address (by its SHA-256, never the address itself) and kind. Callers answer as usual when
+ * it says no and only leave the e-mail out, so the answer tells nothing either.
+ */
+export async function allowEmailTo(
+  db: Db,
+  config: Config,
+  email: string,
+  kind: StrangerEmailKind,
+  now = new Date(),
+): Promise<boolean> {
+  const key = `email.to.${kind}:${await sha256Hex(email.trim().toLowerCase())}`;
+  return (await countRequest(db, key, config.RATE_LIMIT_EMAIL_RECIPIENT, now)).allowed;
 }
