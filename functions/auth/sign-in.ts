@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../lib/app.ts';
 import { ApiError } from '../lib/errors.ts';
 import { AUTH_BASE_PATH, authConfig, type SignInOutcome } from './auth-config.ts';
-import { INVALID_CREDENTIALS_MESSAGE } from './credentials.ts';
+import { INVALID_CREDENTIALS_MESSAGE, trustDevice } from './credentials.ts';
 import { sessionCookieName, isSecureRequest } from './session.ts';
 
 /** Calls Auth.js's handler inside this request (same origin, so the same cookie names and flags). */
@@ -28,8 +28,9 @@ function cookiesOf(response: Response): Map<string, string> {
  * statuses. It runs Auth.js's own flow inside this request (its CSRF token, then its
  * credentials callback with `X-Auth-Return-Redirect: 1`), so the session cookie is exactly
  * the one Auth.js issues, and turns its answer into 200 (the Set-Cookie passed on), 401
- * `invalid_credentials` or 429 `rate_limited` with Retry-After. Cross-site requests never
- * get here (sameOriginOnly on the route).
+ * `invalid_credentials` or 429 `rate_limited` with Retry-After, and on success sets the
+ * device cookie (functions/auth/device.ts). Cross-site requests never get here
+ * (sameOriginOnly on the route).
  */
 export async function signInWithPassword<E extends AppEnv>(c: Context<E>, email: string, password: string): Promise<string> {
   if (!c.var.config.AUTH_SECRET)
@@ -67,5 +68,7 @@ export async function signInWithPassword<E extends AppEnv>(c: Context<E>, email:
   for (const header of response.headers.getSetCookie()) {
     if (header.startsWith(`${sessionCookieName(isSecureRequest(c))}=`)) c.header('set-cookie', header, { append: true });
   }
+  // This browser proved the address: its later sign-ins are counted apart from strangers'.
+  await trustDevice(c, check.user.email);
   return check.user.id;
 }

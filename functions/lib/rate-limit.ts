@@ -1,4 +1,4 @@
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Db } from '../db/client.ts';
 import { rateLimits } from '../db/schema.ts';
@@ -11,8 +11,8 @@ import { errorBody } from './errors.ts';
  * Per-client request limits kept in D1 (docs/decisions/010-rate-limits-in-d1.md): a
  * fixed-window counter per key (what is limited, and for which client) and window,
  * counted up by one atomic upsert. Works the same in production, under `wrangler dev`
- * and in the API tests; the counters can be read (and are, by the tests), and the
- * accounts work can reuse countRequest() for failed sign-ins per e-mail address.
+ * and in the API tests; the counters can be read (and are, by the tests), and sign-in
+ * counts its attempts per address, client and device with the same countRequests().
  */
 
 export interface RateLimitRule {
@@ -29,32 +29,68 @@ export interface RateLimitResult {
   retryAfterSeconds: number;
 }
 
-/** Counts one request for `key` in the window `now` falls in, and says whether it is within the limit. */
-export async function countRequest(db: Db, key: string, rule: RateLimitRule, now = new Date()): Promise<RateLimitResult> {
+/** One counter to count a request under, with the rule it is held to. */
+export interface CountedKey {
+  key: string;
+  rule: RateLimitRule;
+}
+
+/** A counted request's result for one key, with the window it was counted in (to take it back). */
+export interface CountedResult extends RateLimitResult, CountedKey {
+  windowStart: number;
+}
+
+function windowOf(rule: RateLimitRule, now: Date) {
   const nowSeconds = Math.floor(now.getTime() / 1000);
   const windowStart = nowSeconds - (nowSeconds % rule.windowSeconds);
-  const [row] = await db
+  return { windowStart, retryAfterSeconds: Math.max(1, windowStart + rule.windowSeconds - nowSeconds) };
+}
+
+function upsertCount(db: Db, key: string, windowStart: number) {
+  return db
     .insert(rateLimits)
     .values({ key, windowStart, count: 1 })
     .onConflictDoUpdate({ target: [rateLimits.key, rateLimits.windowStart], set: { count: sql`${rateLimits.count} + 1` } })
     .returning({ count: rateLimits.count });
-  const count = row?.count ?? 1;
-  return { allowed: count <= rule.limit, count, retryAfterSeconds: Math.max(1, windowStart + rule.windowSeconds - nowSeconds) };
 }
 
 /**
- * Reads `key`'s count in the current window without counting: for limits on failures
- * (sign-in), where only a failed attempt counts but every attempt is checked first.
+ * Counts one request under every key in one D1 batch (one transaction), each upsert answering
+ * the count it left. Every request sees a count no other request saw, so however many arrive at
+ * once, no more than `limit` of them are within it: the decision is taken on the count, never
+ * on a read made before it (issue 20, finding 2).
  */
-export async function peekCount(db: Db, key: string, rule: RateLimitRule, now = new Date()): Promise<RateLimitResult> {
-  const nowSeconds = Math.floor(now.getTime() / 1000);
-  const windowStart = nowSeconds - (nowSeconds % rule.windowSeconds);
-  const [row] = await db
-    .select({ count: rateLimits.count })
-    .from(rateLimits)
-    .where(and(eq(rateLimits.key, key), eq(rateLimits.windowStart, windowStart)));
-  const count = row?.count ?? 0;
-  return { allowed: count < rule.limit, count, retryAfterSeconds: Math.max(1, windowStart + rule.windowSeconds - nowSeconds) };
+export async function countRequests(db: Db, keys: readonly CountedKey[], now = new Date()): Promise<CountedResult[]> {
+  if (!keys.length) return [];
+  const windows = keys.map(({ rule }) => windowOf(rule, now));
+  const [first, ...rest] = keys.map(({ key }, i) => upsertCount(db, key, windows[i]!.windowStart));
+  const rows = await db.batch([first!, ...rest]);
+  return keys.map(({ key, rule }, i) => {
+    const count = rows[i]?.[0]?.count ?? 1;
+    const { windowStart, retryAfterSeconds } = windows[i]!;
+    return { key, rule, windowStart, count, allowed: count <= rule.limit, retryAfterSeconds };
+  });
+}
+
+/** Counts one request for `key` in the window `now` falls in, and says whether it is within the limit. */
+export async function countRequest(db: Db, key: string, rule: RateLimitRule, now = new Date()): Promise<RateLimitResult> {
+  const [result] = await countRequests(db, [{ key, rule }], now);
+  const { allowed, count, retryAfterSeconds } = result!;
+  return { allowed, count, retryAfterSeconds };
+}
+
+/**
+ * Takes back requests counted by countRequests (a sign-in that succeeded: only failures are
+ * to accumulate). Each counter goes down by one in the window it was counted in, never below 0.
+ */
+export async function takeBackRequests(db: Db, counted: readonly CountedResult[]): Promise<void> {
+  const [first, ...rest] = counted.map(({ key, windowStart }) =>
+    db
+      .update(rateLimits)
+      .set({ count: sql`${rateLimits.count} - 1` })
+      .where(and(eq(rateLimits.key, key), eq(rateLimits.windowStart, windowStart), gt(rateLimits.count, 0))),
+  );
+  if (first) await db.batch([first, ...rest]);
 }
 
 /** Deletes counters of windows that ended long ago (every window is at most a day long). Run by the cron. */
@@ -62,6 +98,19 @@ export async function pruneRateLimits(db: Db, now = new Date()): Promise<number>
   const before = Math.floor(now.getTime() / 1000) - MAX_RATE_LIMIT_WINDOW_SECONDS;
   const deleted = await db.delete(rateLimits).where(lt(rateLimits.windowStart, before)).returning({ key: rateLimits.key });
   return deleted.length;
+}
+
+/** An IPv6 address's eight groups, lower case and without leading zeros, or undefined for anything else. */
+function ipv6Groups(address: string): string[] | undefined {
+  // An IPv4 address, also written IPv4-mapped (::ffff:203.0.113.7), is one client of its own.
+  if (!address.includes(':') || address.includes('.')) return undefined;
+  const [head = '', tail = ''] = address.split('::');
+  const left = head ? head.split(':') : [];
+  const right = address.includes('::') && tail ? tail.split(':') : [];
+  const groups = address.includes('::')
+    ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
+    : left;
+  return groups.map((g) => g.replace(/^0+(?=.)/, ''));
 }
 
 /**
@@ -73,17 +122,31 @@ export async function pruneRateLimits(db: Db, now = new Date()): Promise<number>
 export function clientKey(ip: string | undefined | null): string {
   const address = ip?.trim().toLowerCase();
   if (!address) return 'unknown';
-  if (!address.includes(':')) return address;
-  const [head = '', tail = ''] = address.split('::');
-  const left = head ? head.split(':') : [];
-  const right = address.includes('::') && tail ? tail.split(':') : [];
-  const groups = address.includes('::')
-    ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
-    : left;
-  return `${groups
-    .slice(0, 4)
-    .map((g) => g.replace(/^0+(?=.)/, ''))
-    .join(':')}::/64`;
+  const groups = ipv6Groups(address);
+  return groups ? `${groups.slice(0, 4).join(':')}::/64` : (address.split(':').at(-1) ?? address);
+}
+
+/**
+ * How many times a per-client limit one IPv6 /48 may use across all its /64s. A carrier hands
+ * each subscriber a /64, while a /48 is the usual allocation for one site (RFC 6177: an office,
+ * a server host, a home on some ISPs), which has 65,536 /64s to rotate through. Counting the /48
+ * too, at 8 times the limit, leaves room for the few subscribers or machines that share one and
+ * stops one holder multiplying the limit by 65,536 (issue 20, finding 11).
+ */
+export const IPV6_SITE_SHARE = 8;
+
+/** Every counter one request from `ip` counts under for a per-client limit `rule`: its /64 and its /48, or its IPv4 address. */
+export function clientCounters(name: string, ip: string | undefined | null, rule: RateLimitRule): CountedKey[] {
+  const client = clientKey(ip);
+  const groups = ipv6Groups(ip?.trim().toLowerCase() ?? '');
+  const counters: CountedKey[] = [{ key: `${name}:${client}`, rule }];
+  if (groups) {
+    counters.push({
+      key: `${name}:${groups.slice(0, 3).join(':')}::/48`,
+      rule: { limit: rule.limit * IPV6_SITE_SHARE, windowSeconds: rule.windowSeconds },
+    });
+  }
+  return counters;
 }
 
 export function waitText(seconds: number): string {
@@ -96,19 +159,21 @@ export function waitText(seconds: number): string {
  * A Hono middleware that refuses a client's request past `limit` in a window: 429 with
  * `Retry-After` and the API's error shape (code `rate_limited`). The rule is fixed, or read
  * from the config (vars like RATE_LIMIT_PLACE_ORDER = "10/600"), so tests and local servers
- * can set their own. Every request counts, also one that is refused later as malformed.
+ * can set their own. Every request counts, also one that is refused later as malformed. An IPv6
+ * client counts under its /64 and its /48 (clientCounters).
  */
 export function rateLimit(
   options: { name: string } & (RateLimitRule | { rule: (config: Config) => RateLimitRule }),
 ): MiddlewareHandler<AppEnv> {
   return async (c: Context<AppEnv>, next) => {
     const rule = 'rule' in options ? options.rule(c.var.config) : options;
-    const key = `${options.name}:${clientKey(c.req.header('cf-connecting-ip'))}`;
-    const result = await countRequest(c.var.db, key, rule);
-    if (!result.allowed) {
-      const message = `Too many requests. Please wait ${waitText(result.retryAfterSeconds)} and try again.`;
+    const counted = await countRequests(c.var.db, clientCounters(options.name, c.req.header('cf-connecting-ip'), rule));
+    const over = counted.filter((r) => !r.allowed);
+    if (over.length) {
+      const retryAfterSeconds = Math.max(...over.map((r) => r.retryAfterSeconds));
+      const message = `Too many requests. Please wait ${waitText(retryAfterSeconds)} and try again.`;
       return c.json(errorBody('rate_limited', message), 429, {
-        'Retry-After': String(result.retryAfterSeconds),
+        'Retry-After': String(retryAfterSeconds),
         'cache-control': 'no-store',
       });
     }

@@ -3,7 +3,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import worker from '../../functions/index.ts';
 import { openDb } from '../../functions/db/client.ts';
-import { clientKey, countRequest, pruneRateLimits } from '../../functions/lib/rate-limit.ts';
+import { clientCounters, clientKey, countRequest, countRequests, pruneRateLimits } from '../../functions/lib/rate-limit.ts';
 import type { ErrorJson } from './client.ts';
 import { orderRequest, PS5 } from './orders-helpers.ts';
 import { callWith } from './with-env.ts';
@@ -120,5 +120,63 @@ describe('rate limits per client', () => {
     expect(clientKey('2001:DB8:1:2::1')).toBe('2001:db8:1:2::/64');
     expect(clientKey('2001:db8::1')).toBe('2001:db8:0:0::/64');
     expect(clientKey(undefined)).toBe('unknown');
+    // IPv4-mapped: the IPv4 address, not one /64 shared by every such client.
+    expect(clientKey('::ffff:203.0.113.7')).toBe('203.0.113.7');
+  });
+
+  it('counts an IPv6 client under its /64 at the limit and its /48 at 8 times it, an IPv4 client under its address', () => {
+    const rule = { limit: 3, windowSeconds: 600 };
+    expect(clientCounters('lookup', '2001:db8:1:2:aaaa::1', rule)).toEqual([
+      { key: 'lookup:2001:db8:1:2::/64', rule },
+      { key: 'lookup:2001:db8:1::/48', rule: { limit: 24, windowSeconds: 600 } },
+    ]);
+    expect(clientCounters('lookup', '203.0.113.7', rule)).toEqual([{ key: 'lookup:203.0.113.7', rule }]);
+  });
+
+  it('limits one IPv6 /48 across all its /64s (a site rotating through 65,536 of them)', async () => {
+    const vars = { RATE_LIMIT_LOOKUP: '2/600' };
+    const lookup = (ip: string) =>
+      callWith(vars, '/orders/lookup', { ip, body: { number: 'GTS-ZZZZZZZZZZ', email: 'nobody@example.com' } });
+    const statuses: number[] = [];
+    // Each request from a fresh /64 of 2001:db8:abc::/48.
+    for (let n = 0; n < 18; n++) statuses.push((await lookup(`2001:db8:abc:${n.toString(16)}::1`)).status);
+    expect(statuses).toEqual([...Array(16).fill(404), 429, 429]);
+    // A neighbouring /48 has its own counters.
+    expect((await lookup('2001:db8:abd:1::1')).status).toBe(404);
+    // Within one /64, the /64's own limit still holds.
+    expect((await lookup('2001:db8:abe:1::1')).status).toBe(404);
+    expect((await lookup('2001:db8:abe:1:ffff::2')).status).toBe(404);
+    expect((await lookup('2001:db8:abe:1::3')).status).toBe(429);
+  });
+
+  it('lets exactly the limit through when requests arrive at once, every key counted in one batch', async () => {
+    const vars = { RATE_LIMIT_LOOKUP: '10/600' };
+    const statuses = (
+      await Promise.all(
+        Array.from({ length: 30 }, () =>
+          callWith(vars, '/orders/lookup', {
+            ip: '2001:db8:bbb:1::1',
+            body: { number: 'GTS-ZZZZZZZZZZ', email: 'nobody@example.com' },
+          }),
+        ),
+      )
+    ).map((r) => r.status);
+    expect(statuses.filter((s) => s === 404)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(20);
+    // Both counters saw all 30.
+    const rows = (await rateLimitRows()).filter((r) => r.key.startsWith('orders.lookup:2001:db8:bbb'));
+    expect(rows.map((r) => r.count)).toEqual([30, 30]);
+  });
+
+  it('countRequests answers each key its own count and window, on the clock it is given', async () => {
+    const at = new Date(Date.UTC(2031, 0, 1, 0, 0, 45));
+    const keys = [
+      { key: 'test.batch:a', rule: { limit: 1, windowSeconds: 60 } },
+      { key: 'test.batch:b', rule: { limit: 5, windowSeconds: 3600 } },
+    ];
+    await countRequests(db, keys, at);
+    const [a, b] = await countRequests(db, keys, at);
+    expect(a).toMatchObject({ key: 'test.batch:a', count: 2, allowed: false, retryAfterSeconds: 15 });
+    expect(b).toMatchObject({ key: 'test.batch:b', count: 2, allowed: true, retryAfterSeconds: 3555 });
   });
 });
