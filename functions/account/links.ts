@@ -1,6 +1,7 @@
-import { and, eq, isNull, like, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gt, isNull, like, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { emailOutbox, orders, tradeIns, users, verificationTokens } from '../db/schema.ts';
+import { accounts, emailOutbox, orders, sessions, tradeIns, users, verificationTokens, type UserRow } from '../db/schema.ts';
+import { addressConfirmedEmail } from '../email/account-messages.ts';
 import type { EmailMessage } from '../email/messages.ts';
 import { outboxRowFor } from '../email/outbox.ts';
 import { sha256Hex } from '../lib/crypto.ts';
@@ -59,6 +60,26 @@ export async function consumeLink(db: Db, purpose: LinkPurpose, secret: string, 
   return row.identifier.slice(purpose.length + 1);
 }
 
+/**
+ * Reads a link's secret without using it: the user id it is for, or null (unknown, another
+ * purpose, expired). For a link that needs more proof than itself (the verify link asks who
+ * signed up), so a refused attempt leaves it working; `consumeLink` then uses it.
+ */
+export async function peekLink(db: Db, purpose: LinkPurpose, secret: string, now = new Date()): Promise<string | null> {
+  const hash = await sha256Hex(secret);
+  const [row] = await db
+    .select({ identifier: verificationTokens.identifier })
+    .from(verificationTokens)
+    .where(
+      and(
+        eq(verificationTokens.token, hash),
+        like(verificationTokens.identifier, `${purpose}:%`),
+        gt(verificationTokens.expires, now),
+      ),
+    );
+  return row ? row.identifier.slice(purpose.length + 1) : null;
+}
+
 /** Queues `message` only if `who` selects a user: INSERT … SELECT, the same statement either way. */
 export function queueEmailForUser(db: Db, message: EmailMessage, who: SQL) {
   return db.insert(emailOutbox).select(db.select(outboxRowFor(message, null)).from(users).where(who));
@@ -83,5 +104,38 @@ export function markVerifiedStatements(db: Db, userId: string, email: string, no
       .update(tradeIns)
       .set({ userId })
       .where(and(eq(tradeIns.email, email), isNull(tradeIns.userId))),
+  ] as const;
+}
+
+/**
+ * The address's first proof (verify link, reset link, or Google vouching for it), as one batch:
+ * the address is verified and what it brings in joins the account, and every credential and
+ * session set up before the proof ends (docs/decisions/011, issue 20): sessions and the
+ * session version, Google identities linked before, and the password unless the prover showed
+ * it (`passwordHash` undefined keeps it; a string replaces it; null clears it). The owner is
+ * told by e-mail.
+ */
+export function firstProofStatements(
+  db: Db,
+  user: Pick<UserRow, 'id' | 'email' | 'name'>,
+  siteUrl: string,
+  { passwordHash, now = new Date() }: { passwordHash?: string | null; now?: Date } = {},
+) {
+  const [, joinOrders, joinTradeIns] = markVerifiedStatements(db, user.id, user.email, now);
+  return [
+    db
+      .update(users)
+      .set({
+        emailVerified: now,
+        sessionVersion: sql`${users.sessionVersion} + 1`,
+        ...(passwordHash === undefined ? {} : { passwordHash }),
+      })
+      .where(eq(users.id, user.id)),
+    joinOrders,
+    joinTradeIns,
+    db.delete(accounts).where(eq(accounts.userId, user.id)),
+    db.delete(sessions).where(eq(sessions.userId, user.id)),
+    db.delete(verificationTokens).where(eq(verificationTokens.identifier, `verify:${user.id}`)),
+    queueEmailForUser(db, addressConfirmedEmail(user.email, user.name, siteUrl), eq(users.id, user.id)),
   ] as const;
 }

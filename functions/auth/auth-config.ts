@@ -3,17 +3,21 @@ import { CredentialsSignin } from '@auth/core/errors';
 import Credentials from '@auth/core/providers/credentials';
 import Google, { type GoogleProfile } from '@auth/core/providers/google';
 import { DrizzleAdapter } from '@auth/drizzle-adapter';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { signInSchema } from '../../src/features/account/account-api.ts';
-import { markVerifiedStatements } from '../account/links.ts';
+import { firstProofStatements, markVerifiedStatements } from '../account/links.ts';
 import { accounts, users, verificationTokens } from '../db/schema.ts';
+import { deliverEmailsLater } from '../email/outbox.ts';
 import type { Config } from '../env.ts';
 import type { AppEnv } from '../lib/app.ts';
 import { describeError } from '../lib/errors.ts';
 import { checkPassword, type PasswordCheck } from './credentials.ts';
 import { googleStandin } from './google-standin.ts';
-import { SESSION_MAX_AGE_SECONDS, sessionIsCurrent, type SessionClaims } from './session.ts';
+import { endSession, SESSION_MAX_AGE_SECONDS, sessionIsCurrent, type SessionClaims, startSession } from './session.ts';
+
+/** Where Google sign-in lands when Google does not vouch for the address (src/features/account/login-schemas.ts words it). */
+export const GOOGLE_EMAIL_NOT_VERIFIED = '/login?error=GoogleEmailNotVerified';
 
 /** Where Auth.js lives inside the API (stack notes: without basePath every call is 400 UnknownAction). */
 export const AUTH_BASE_PATH = '/api/auth';
@@ -54,7 +58,7 @@ export function authConfig<E extends AppEnv>(c: Context<E>, outcome: SignInOutco
         if (check.kind === 'rate_limited') throw new RateLimitedSignIn();
         if (check.kind !== 'ok') return null;
         const { user } = check;
-        return { id: user.id, name: user.name, email: user.email, image: user.image, sessionVersion: user.sessionVersion };
+        return { id: user.id, name: user.name, email: user.email, image: user.image };
       },
     }),
   ];
@@ -109,31 +113,28 @@ export function authConfig<E extends AppEnv>(c: Context<E>, outcome: SignInOutco
     callbacks: {
       async signIn({ account, profile }) {
         if (account?.provider !== 'google') return true;
-        if (profile?.email_verified === true) return true;
-        // Google does not vouch for this address: it may start an account of its own, but it
-        // must not take over an account that already has it (linked or with a password).
-        const email = String(profile?.email ?? '')
+        // An address Google does not vouch for proves nothing: it neither starts an account
+        // (the owner would find it taken) nor joins one (docs/decisions/011, issue 20).
+        if (profile?.email_verified !== true) return GOOGLE_EMAIL_NOT_VERIFIED;
+        const email = String(profile.email ?? '')
           .trim()
           .toLowerCase();
-        const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
-        if (!existing) return true;
-        const [linked] = await db
-          .select({ userId: accounts.userId })
-          .from(accounts)
-          .where(
-            and(
-              eq(accounts.provider, 'google'),
-              eq(accounts.providerAccountId, account.providerAccountId),
-              eq(accounts.userId, existing.id),
-            ),
-          );
-        return linked ? true : '/login?error=OAuthAccountNotLinked';
+        const [existing] = await db.select().from(users).where(eq(users.email, email));
+        if (existing && existing.emailVerified === null) {
+          // Google is the address's first proof: whatever was set up before it (a password
+          // nobody proved, its sessions, other links) ends, and Auth.js then links this
+          // identity to the account by its address.
+          await db.batch(firstProofStatements(db, existing, config.SITE_URL, { passwordHash: null }));
+          deliverEmailsLater(c);
+        }
+        return true;
       },
       async jwt({ token, user }) {
         if (user) {
-          // Sign-in: the version this session starts at.
-          const version = (user as { sessionVersion?: number }).sessionVersion;
-          token.sv = typeof version === 'number' ? version : await sessionVersionOf(c, String(token.sub));
+          // Sign-in (a password, or Google): a new session row, at the user's version now.
+          const userId = String(token.sub);
+          token.sv = await sessionVersionOf(c, userId);
+          token.sid = await startSession(db, userId, c.req.header('user-agent'));
           return token;
         }
         return (await sessionIsCurrent(db, token as SessionClaims)) ? token : null;
@@ -143,6 +144,11 @@ export function authConfig<E extends AppEnv>(c: Context<E>, outcome: SignInOutco
       },
     },
     events: {
+      async signOut(message) {
+        // Auth.js's own sign-out form: the row goes too, so a copy of the cookie is dead.
+        const token = 'token' in message ? (message.token as SessionClaims | null) : null;
+        if (typeof token?.sub === 'string' && typeof token.sid === 'string') await endSession(db, token.sub, token.sid);
+      },
       async linkAccount({ user, account, profile }) {
         // Google vouched for the address: it is verified, and its guest orders join the account.
         if (account.provider !== 'google' || !(profile as { emailVerified?: unknown }).emailVerified || !user.id || !user.email)

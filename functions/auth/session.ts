@@ -1,19 +1,22 @@
 import { encode, getToken } from '@auth/core/jwt';
-import { eq } from 'drizzle-orm';
+import { and, desc, eq, gt, lt, lte, ne } from 'drizzle-orm';
 import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, setCookie } from 'hono/cookie';
-import type { SessionUser } from '../../src/features/account/account-api.ts';
+import type { SessionUser, SignedInSession } from '../../src/features/account/account-api.ts';
+import { deviceLabel } from '../../src/features/account/device-label.ts';
 import type { Db } from '../db/client.ts';
-import { users, type UserRow } from '../db/schema.ts';
+import { sessions, users, type UserRow } from '../db/schema.ts';
 import type { AppEnv } from '../lib/app.ts';
 import { ApiError } from '../lib/errors.ts';
 
 /**
  * Sessions are Auth.js JWT cookies (credentials sign-in only works with JWT sessions),
- * encrypted with AUTH_SECRET. Each carries the user's `session_version` (`sv`) from the
- * time it was issued; every authenticated call reads the user from D1 and refuses a
- * cookie whose version is behind, so raising the version (sign out everywhere, password
- * change or reset) ends every earlier session at once. See docs/decisions/011.
+ * encrypted with AUTH_SECRET, each naming a row of `sessions` in D1 (`sid`) and carrying the
+ * user's `session_version` (`sv`) from the time it was issued. Every authenticated call reads
+ * the row and the user from D1 and refuses a cookie whose row is gone or expired or whose
+ * version is behind: deleting the row ends one session for every copy of its cookie (sign-out),
+ * deleting the user's rows and raising the version ends them all (sign out everywhere, password
+ * change or reset, the address's first proof). See docs/decisions/011.
  */
 
 /** How long a session lasts without a visit that renews it. */
@@ -33,19 +36,98 @@ export interface SessionClaims {
   sub?: string;
   /** The user's session version when the token was issued. */
   sv?: number;
+  /** The id of the session's row in `sessions`. */
+  sid?: string;
 }
 
-/** True when the token's user exists and its version is current. */
-export async function sessionIsCurrent(db: Db, claims: SessionClaims): Promise<UserRow | null> {
-  if (typeof claims.sub !== 'string' || typeof claims.sv !== 'number') return null;
-  const [user] = await db.select().from(users).where(eq(users.id, claims.sub));
-  return user && user.sessionVersion === claims.sv ? user : null;
+/** A session that is still current: its user and its row's id. */
+export interface CurrentSession {
+  user: UserRow;
+  sessionId: string;
 }
 
-const cache = new WeakMap<Request, Promise<UserRow | null>>();
+/** `last_seen_at` is rewritten at most this often: a D1 write per visit, not per request. */
+export const LAST_SEEN_REFRESH_SECONDS = 5 * 60;
 
-/** The signed-in user of this request (read once per request), or null for a guest or an ended session. */
-export function sessionUser<E extends AppEnv>(c: Context<E>): Promise<UserRow | null> {
+const secondsFromNow = (now: Date, seconds: number) => new Date(now.getTime() + seconds * 1000);
+
+/**
+ * Starts a session of `userId` (a row; its id goes into the cookie as `sid`). The label is a
+ * coarse "Browser on OS" from the User-Agent, for the account's list of where it is signed in.
+ */
+export async function startSession(db: Db, userId: string, userAgent: string | undefined, now = new Date()): Promise<string> {
+  const id = crypto.randomUUID();
+  await db.insert(sessions).values({
+    id,
+    userId,
+    label: deviceLabel(userAgent),
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt: secondsFromNow(now, SESSION_MAX_AGE_SECONDS),
+  });
+  return id;
+}
+
+/** The token's session when its row exists for its user, has not expired, and the user's version is the token's. */
+export async function sessionIsCurrent(db: Db, claims: SessionClaims, now = new Date()): Promise<CurrentSession | null> {
+  if (typeof claims.sub !== 'string' || typeof claims.sv !== 'number' || typeof claims.sid !== 'string') return null;
+  const [row] = await db
+    .select({ user: users, session: sessions })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.id, claims.sid), eq(sessions.userId, claims.sub)));
+  if (!row || row.user.sessionVersion !== claims.sv || row.session.expiresAt.getTime() <= now.getTime()) return null;
+  const stale = secondsFromNow(now, -LAST_SEEN_REFRESH_SECONDS);
+  if (row.session.lastSeenAt.getTime() <= stale.getTime()) {
+    // Conditional, so concurrent requests of one session write it once; a visit keeps the session alive.
+    await db
+      .update(sessions)
+      .set({ lastSeenAt: now, expiresAt: secondsFromNow(now, SESSION_MAX_AGE_SECONDS) })
+      .where(and(eq(sessions.id, claims.sid), lte(sessions.lastSeenAt, stale)));
+  }
+  return { user: row.user, sessionId: claims.sid };
+}
+
+/** Ends one session of the user (every copy of its cookie); answers whether there was one. */
+export async function endSession(db: Db, userId: string, sessionId: string): Promise<boolean> {
+  const ended = await db
+    .delete(sessions)
+    .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId)))
+    .returning({ id: sessions.id });
+  return ended.length > 0;
+}
+
+/** The statement that ends every session of the user but `keep` (for a batch). */
+export function endSessionsStatement(db: Db, userId: string, keep?: string) {
+  return db.delete(sessions).where(keep ? and(eq(sessions.userId, userId), ne(sessions.id, keep)) : eq(sessions.userId, userId));
+}
+
+/** Where the user is signed in (their own rows only), most recently seen first; `currentId` marks this browser's. */
+export async function listSessions(db: Db, userId: string, currentId: string, now = new Date()): Promise<SignedInSession[]> {
+  const rows = await db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, now)))
+    .orderBy(desc(sessions.lastSeenAt), desc(sessions.createdAt));
+  return rows.map((row) => ({
+    id: row.id,
+    label: row.label,
+    createdAt: row.createdAt.toISOString(),
+    lastSeenAt: row.lastSeenAt.toISOString(),
+    current: row.id === currentId,
+  }));
+}
+
+/** The cron: deletes sessions past their expiry. */
+export async function pruneExpiredSessions(db: Db, now = new Date()): Promise<number> {
+  const pruned = await db.delete(sessions).where(lt(sessions.expiresAt, now)).returning({ id: sessions.id });
+  return pruned.length;
+}
+
+const cache = new WeakMap<Request, Promise<CurrentSession | null>>();
+
+/** This request's session (read once per request), or null for a guest or an ended session. */
+export function currentSession<E extends AppEnv>(c: Context<E>): Promise<CurrentSession | null> {
   let found = cache.get(c.req.raw);
   if (!found) {
     found = readSession(c);
@@ -54,7 +136,12 @@ export function sessionUser<E extends AppEnv>(c: Context<E>): Promise<UserRow | 
   return found;
 }
 
-async function readSession<E extends AppEnv>(c: Context<E>): Promise<UserRow | null> {
+/** The signed-in user of this request, or null for a guest or an ended session. */
+export async function sessionUser<E extends AppEnv>(c: Context<E>): Promise<UserRow | null> {
+  return (await currentSession(c))?.user ?? null;
+}
+
+async function readSession<E extends AppEnv>(c: Context<E>): Promise<CurrentSession | null> {
   const secret = c.var.config.AUTH_SECRET;
   if (!secret) return null;
   const secure = isSecureRequest(c);
@@ -79,10 +166,11 @@ export function toSessionUser(user: UserRow): SessionUser {
 
 /**
  * Sets a fresh session cookie for `user` at its current session version, as Auth.js would:
- * used after a password change or "sign out other devices" raised the version, so this
- * browser stays signed in while every other session ends.
+ * used after a password change or "sign out other devices" raised the version (keeping this
+ * browser's session, `sessionId`), so this browser stays signed in while every other session
+ * ends; and after the address's first proof, which starts a new session for this browser.
  */
-export async function issueSessionCookie<E extends AppEnv>(c: Context<E>, user: UserRow): Promise<void> {
+export async function issueSessionCookie<E extends AppEnv>(c: Context<E>, user: UserRow, sessionId?: string): Promise<void> {
   const secret = c.var.config.AUTH_SECRET;
   if (!secret) throw new ApiError(500, 'auth_not_configured', 'Sign-in is not configured on this server.');
   const secure = isSecureRequest(c);
@@ -93,6 +181,7 @@ export async function issueSessionCookie<E extends AppEnv>(c: Context<E>, user: 
     picture: user.image,
     sub: user.id,
     sv: user.sessionVersion,
+    sid: sessionId ?? (await startSession(c.var.db, user.id, c.req.header('user-agent'))),
   };
   const value = await encode({ token, secret, salt: name, maxAge: SESSION_MAX_AGE_SECONDS });
   setCookie(c, name, value, { httpOnly: true, secure, sameSite: 'Lax', path: '/', maxAge: SESSION_MAX_AGE_SECONDS });
@@ -105,16 +194,17 @@ export function clearSessionCookie<E extends AppEnv>(c: Context<E>): void {
 }
 
 export interface SignedInEnv extends AppEnv {
-  Variables: AppEnv['Variables'] & { user: UserRow };
+  Variables: AppEnv['Variables'] & { user: UserRow; sessionId: string };
 }
 
 /** Guests get 401 (`unauthorized`); the signed-in user is `c.var.user`. Answers are never cached. */
 export function requireUser(): MiddlewareHandler<SignedInEnv> {
   return async (c, next) => {
     c.header('cache-control', 'no-store');
-    const user = await sessionUser(c);
-    if (!user) throw new ApiError(401, 'unauthorized', 'Please sign in to continue.');
-    c.set('user', user);
+    const session = await currentSession(c);
+    if (!session) throw new ApiError(401, 'unauthorized', 'Please sign in to continue.');
+    c.set('user', session.user);
+    c.set('sessionId', session.sessionId);
     await next();
   };
 }
@@ -123,11 +213,12 @@ export function requireUser(): MiddlewareHandler<SignedInEnv> {
 export function requireAdmin(): MiddlewareHandler<SignedInEnv> {
   return async (c, next) => {
     c.header('cache-control', 'no-store');
-    const user = await sessionUser(c);
-    if (!user) throw new ApiError(401, 'unauthorized', 'Please sign in to continue.');
-    if (user.role !== 'admin')
+    const session = await currentSession(c);
+    if (!session) throw new ApiError(401, 'unauthorized', 'Please sign in to continue.');
+    if (session.user.role !== 'admin')
       throw new ApiError(403, 'forbidden', 'Access Denied - You need admin privileges to access this page.');
-    c.set('user', user);
+    c.set('user', session.user);
+    c.set('sessionId', session.sessionId);
     await next();
   };
 }

@@ -143,3 +143,50 @@ export async function linkToken(recipient: string, param: 'verify' | 'reset'): P
 export async function userRow(email: string) {
   return env.DB.prepare('select * from users where email = ?').bind(email).first<Record<string, unknown>>();
 }
+
+/** The API's error body. */
+export const errorOf = async (response: Response) =>
+  ((await response.json()) as { error: { code: string; message: string; issues?: { field: string; message: string }[] } }).error;
+
+/** Google sign-in runs against the offline stand-in only with this explicit test flag. */
+export const STANDIN = { AUTH_GOOGLE_STANDIN: 'true' };
+
+/**
+ * The whole Google flow as a browser goes through it: Auth.js's CSRF token, the sign-in
+ * form post, the (stand-in) Google authorize page, and Auth.js's real callback, which
+ * exchanges the code through the stand-in's token endpoint. Answers where it ends.
+ */
+export async function googleSignIn(browser: Browser, identity: { email: string; verified?: boolean; sub?: string }) {
+  const query = new URLSearchParams({
+    login_hint: identity.email,
+    standin_verified: String(identity.verified ?? true),
+    ...(identity.sub ? { standin_sub: identity.sub } : {}),
+  });
+  const start = await browser.authForm(`/signin/google?${query}`, { callbackUrl: '/profile' });
+  expect(start.status).toBe(302);
+  const authorize = new URL(start.headers.get('location')!);
+  expect(authorize.pathname).toBe('/api/test/google/authorize');
+  expect(authorize.searchParams.get('code_challenge')).toBeTruthy(); // PKCE
+  expect(authorize.searchParams.get('state')).toBeTruthy();
+  const back = await browser.request(authorize.pathname + authorize.search);
+  expect(back.status).toBe(302);
+  const callback = new URL(back.headers.get('location')!);
+  expect(callback.pathname).toBe('/api/auth/callback/google');
+  const done = await browser.request(callback.pathname + callback.search);
+  expect(done.status).toBe(302);
+  return new URL(done.headers.get('location')!, browser.origin);
+}
+
+/** How many Google identities are linked to the user. */
+export const googleAccounts = async (userId: string) =>
+  (await env.DB.prepare("select count(*) as n from accounts where provider = 'google' and user_id = ?")
+    .bind(userId)
+    .first<{ n: number }>())!.n;
+
+/** The user's rows in `sessions`. */
+export async function sessionRows(userId: string) {
+  const { results } = await env.DB.prepare('select * from sessions where user_id = ? order by created_at')
+    .bind(userId)
+    .all<{ id: string; user_id: string; label: string; created_at: number; last_seen_at: number; expires_at: number }>();
+  return results;
+}

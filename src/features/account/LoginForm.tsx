@@ -4,14 +4,14 @@ import { type FieldValues, type UseFormReturn, useForm } from 'react-hook-form';
 import { ApiRequestError, callApi } from '../../lib/api-client.browser.ts';
 import { TextField } from '../forms/Field.tsx';
 import { showServerIssues } from '../forms/server-errors.browser.ts';
-import type { ForgotForm, ResetForm, SignInForm, SignUpForm } from './login-schemas.ts';
+import type { ForgotForm, ResetForm, SignInForm, SignUpForm, VerifyForm } from './login-schemas.ts';
 import { lazyResolver, type LoginSchemas, loadLoginModules, startGoogleSignIn } from './login-modules.browser.ts';
 import { NewPasswordFields, PasswordField } from './PasswordField.tsx';
 import { $auth, loadSession, refreshSession, SESSION_NOT_KNOWN } from './session.browser.ts';
 import { RETURN_PARAM, safeReturnPath } from './session.ts';
 import './LoginForm.css';
 
-type Mode = 'signin' | 'signup' | 'forgot' | 'reset';
+type Mode = 'signin' | 'signup' | 'forgot' | 'reset' | 'verify';
 
 const HEADINGS: Record<Mode, { title: string; intro: string }> = {
   signin: { title: 'Welcome back!', intro: 'Sign in to follow your orders and check out faster.' },
@@ -24,7 +24,15 @@ const HEADINGS: Record<Mode, { title: string; intro: string }> = {
     title: 'Choose a new password',
     intro: 'Pick a new password for your account. It signs you out on every other device.',
   },
+  verify: {
+    title: 'Confirm your e-mail address',
+    intro:
+      'To finish, type the password you chose when you created the account. If you did not create it, or forgot the password, choose a new one: anything set up before with this address will stop working.',
+  },
 };
+
+/** The API's code for a verify link opened without proof of who signed up (account-api.ts). */
+const PASSWORD_REQUIRED = 'password_required';
 
 const NETWORK_FAILED = 'Network error. Please try again.';
 const GOOGLE_FAILED = 'Google sign-in could not start. Please try again.';
@@ -97,6 +105,7 @@ const signInResolver = lazyResolver<SignInForm>((s) => s.signInFormSchema);
 const signUpResolver = lazyResolver<SignUpForm>((s) => s.signUpFormSchema);
 const forgotResolver = lazyResolver<ForgotForm>((s) => s.forgotFormSchema);
 const resetResolver = lazyResolver<ResetForm>((s) => s.resetFormSchema);
+const verifyResolver = lazyResolver<VerifyForm>((s) => s.verifyFormSchema);
 
 function SignIn({ ready, banners, email, onEmail, onWorking, switchTo }: FormProps) {
   const [typedEarly] = useState<SignInForm>(() => ({
@@ -312,6 +321,98 @@ function Reset({ ready, banners, onWorking, switchTo, schemas, token }: FormProp
   );
 }
 
+/** The verify link, proven with the password chosen at sign-up; or a new password that claims the address. */
+function Verify({ ready, banners, onWorking, schemas, token }: FormProps & { schemas: LoginSchemas; token: string }) {
+  const [claim, setClaim] = useState(false);
+  const [leaving, setLeaving] = useState(false);
+  const [shown, setShown] = useState(false);
+  const [rulesAlert, setRulesAlert] = useState(false);
+  const known = useForm<VerifyForm>({ resolver: verifyResolver, defaultValues: { password: '' }, shouldFocusError: true });
+  const chosen = useForm<ResetForm>({
+    resolver: resetResolver,
+    defaultValues: { password: '', confirm: '' },
+    shouldFocusError: true,
+  });
+  const busy = known.formState.isSubmitting || chosen.formState.isSubmitting || leaving;
+
+  const confirm = async (body: { password: string } | { newPassword: string }, form: UseFormReturn<VerifyForm | ResetForm>) => {
+    banners.clear();
+    onWorking(true);
+    try {
+      const { accountApi } = await loadLoginModules();
+      await callApi(accountApi.verifyEmail, { body: { token, ...body } });
+      // The address is proven and this browser signed in.
+      await refreshSession();
+      leave(setLeaving);
+    } catch (error) {
+      banners.fail(failureMessage(error, form, () => setRulesAlert(true)));
+      onWorking(false);
+    }
+  };
+  const withPassword = known.handleSubmit(
+    ({ password }) => confirm({ password }, known as UseFormReturn<VerifyForm | ResetForm>),
+    banners.clear,
+  );
+  const withNewPassword = chosen.handleSubmit(
+    ({ password }) => confirm({ newPassword: password }, chosen as UseFormReturn<VerifyForm | ResetForm>),
+    (errors) => {
+      banners.clear();
+      setRulesAlert(Boolean(errors.password));
+    },
+  );
+  const switchButton = (
+    <p className="login__forgot">
+      <button
+        type="button"
+        className="link-button"
+        disabled={busy}
+        onClick={() => {
+          banners.clear();
+          setClaim(!claim);
+        }}
+      >
+        {claim ? 'I know the password I chose' : 'I did not create this account, or forgot the password: choose a new one'}
+      </button>
+    </p>
+  );
+
+  if (claim) {
+    return (
+      <form className="login__form" onSubmit={withNewPassword} noValidate aria-label="Confirm with a new password">
+        <NewPasswordFields
+          form={chosen}
+          idPrefix="claim"
+          label="New password"
+          confirmLabel="Confirm new password"
+          rules={schemas.PASSWORD_CHECKLIST}
+          rulesAlert={rulesAlert}
+        />
+        {switchButton}
+        <button type="submit" className="btn btn-primary btn-block" disabled={!ready || busy}>
+          {busy ? 'Confirming…' : 'Confirm and set password'}
+        </button>
+      </form>
+    );
+  }
+  return (
+    <form className="login__form" onSubmit={withPassword} noValidate aria-label="Confirm with your password">
+      <PasswordField
+        form={known}
+        name="password"
+        id="verify-password"
+        label="Password"
+        autoComplete="current-password"
+        shown={shown}
+        onToggle={() => setShown(!shown)}
+      />
+      {switchButton}
+      <button type="submit" className="btn btn-primary btn-block" disabled={!ready || busy}>
+        {busy ? 'Confirming…' : 'Confirm e-mail address'}
+      </button>
+    </form>
+  );
+}
+
 /**
  * /login: sign in ('Welcome back!') or create an account, with e-mail and password or
  * Google; 'Forgot password?'; and the links from account e-mails (`?verify=`, `?reset=`),
@@ -329,6 +430,7 @@ export default function LoginForm() {
   const [working, setWorking] = useState(false);
   const [schemas, setSchemas] = useState<LoginSchemas | null>(null);
   const [resetToken, setResetToken] = useState('');
+  const [verifyToken, setVerifyToken] = useState('');
   const [email, setEmail] = useState('');
   const heading = useRef<HTMLHeadingElement>(null);
   const moved = useRef(false);
@@ -351,7 +453,7 @@ export default function LoginForm() {
   /** Changes mode (the sign-up and reset forms need the policy's checklist first), with focus on the new heading. */
   const switchTo = async (next: Mode, message = '', focus = true) => {
     banners.clear();
-    if (next === 'signup' || next === 'reset') {
+    if (next === 'signup' || next === 'reset' || next === 'verify') {
       setWorking(true);
       try {
         setSchemas((await loadLoginModules()).schemas);
@@ -379,9 +481,16 @@ export default function LoginForm() {
     try {
       const { accountApi } = await loadLoginModules();
       const { message } = await callApi(accountApi.verifyEmail, { body: { token } });
-      const signedIn = (await refreshSession()).user !== null;
-      banners.note(signedIn ? message : `${message} Sign in to continue.`);
+      // Opened in the browser that signed up: confirmed, and signed in afresh.
+      await refreshSession();
+      banners.note(message);
     } catch (error) {
+      if (error instanceof ApiRequestError && error.code === PASSWORD_REQUIRED) {
+        // Who signed up must be proven too: ask for their password, or a new one.
+        setVerifyToken(token);
+        void switchTo('verify');
+        return;
+      }
       banners.fail(failureMessage(error));
     }
   };
@@ -452,6 +561,7 @@ export default function LoginForm() {
       {mode === 'signup' && schemas && <SignUp key="signup" {...formProps} schemas={schemas} />}
       {mode === 'forgot' && <Forgot key="forgot" {...formProps} />}
       {mode === 'reset' && schemas && <Reset key="reset" {...formProps} schemas={schemas} token={resetToken} />}
+      {mode === 'verify' && schemas && <Verify key="verify" {...formProps} schemas={schemas} token={verifyToken} />}
 
       {(mode === 'signin' || mode === 'signup') && (
         <>
@@ -480,7 +590,7 @@ export default function LoginForm() {
           </p>
         </>
       )}
-      {(mode === 'forgot' || mode === 'reset') && (
+      {(mode === 'forgot' || mode === 'reset' || mode === 'verify') && (
         <p className="login__switch">
           <button type="button" className="link-button" disabled={working} onClick={() => void switchTo('signin')}>
             Back to sign in

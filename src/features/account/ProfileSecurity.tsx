@@ -1,13 +1,15 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Eye, EyeOff } from 'lucide-react';
-import { useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { type Path, useForm, type UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
 import { ApiRequestError, callApi } from '../../lib/api-client.browser.ts';
 import { showServerIssues } from '../forms/server-errors.browser.ts';
-import { accountApi, changePasswordSchema } from './account-api.ts';
+import { formatLagosTime } from '../../lib/time.ts';
+import { accountApi, changePasswordSchema, type SignedInSession } from './account-api.ts';
 import { PASSWORD_RULES } from './password-policy.ts';
 import { FormStatus, type FormStatusValue, type TabProps } from './ProfileParts.tsx';
+import { refreshSession } from './session.browser.ts';
 import { accountErrorMessage } from './use-account.browser.ts';
 
 type PasswordChange = z.input<typeof changePasswordSchema>;
@@ -184,28 +186,93 @@ function PasswordField({ form, name, id, label, autoComplete, hint }: PasswordFi
   );
 }
 
+/** Where the account is signed in (one row per sign-in), each with its own "Sign out", and "sign out everywhere". */
 function DevicesSection() {
+  const [sessions, setSessions] = useState<SignedInSession[] | null>(null);
   const [status, setStatus] = useState<FormStatusValue>(null);
-  const [busy, setBusy] = useState(false);
-  const signOutOthers = async () => {
-    setStatus(null);
-    setBusy(true);
+  const [busy, setBusy] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
     try {
-      const { message } = await callApi(accountApi.signOutOthers);
+      setSessions((await callApi(accountApi.sessions)).sessions);
+    } catch (error) {
+      setStatus({
+        kind: 'error',
+        text: accountErrorMessage(error, 'We could not load where you are signed in. Please try again.'),
+      });
+    }
+  }, []);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const act = async (key: string, run: () => Promise<{ message: string }>, then?: () => Promise<void> | void) => {
+    setStatus(null);
+    setBusy(key);
+    try {
+      const { message } = await run();
       setStatus({ kind: 'success', text: message });
+      await (then ?? load)();
     } catch (error) {
       setStatus({ kind: 'error', text: accountErrorMessage(error) });
     } finally {
-      setBusy(false);
+      setBusy(null);
     }
   };
+  const endOne = (session: SignedInSession) =>
+    act(session.id, () => callApi(accountApi.endSession, { params: { id: session.id } }));
+  const others = () => act('others', () => callApi(accountApi.signOutOthers));
+  // This browser is signed out too: the page's session store learns it, and the account pages send it to sign in.
+  const everywhere = () =>
+    act(
+      'all',
+      () => callApi(accountApi.signOutAll),
+      async () => {
+        await refreshSession();
+        window.location.assign('/login');
+      },
+    );
+
   return (
     <section aria-labelledby="devices-title">
-      <h2 id="devices-title">Devices</h2>
-      <p className="muted">Signed in on a phone or computer you no longer use? End those sessions; this one stays signed in.</p>
-      <button type="button" className="btn btn-outline" onClick={() => void signOutOthers()} disabled={busy}>
-        {busy ? 'Signing out…' : 'Sign out of all other devices'}
-      </button>
+      <h2 id="devices-title">Where you are signed in</h2>
+      <p className="muted">Signed in on a phone or computer you no longer use, or do not recognise? Sign it out here.</p>
+      {sessions === null ? (
+        <p className="muted">Loading…</p>
+      ) : (
+        <ul className="account-sessions" aria-label="Signed-in devices">
+          {sessions.map((session) => (
+            <li key={session.id} className="account-sessions__item">
+              <div>
+                <strong>{session.label}</strong>
+                {session.current && <span className="account-badge account-badge--ok">This device</span>}
+                <p className="muted">
+                  Signed in {formatLagosTime(session.createdAt)} · last active {formatLagosTime(session.lastSeenAt)}
+                </p>
+              </div>
+              {!session.current && (
+                <button
+                  type="button"
+                  className="btn btn-outline"
+                  onClick={() => void endOne(session)}
+                  disabled={busy !== null}
+                  aria-label={`Sign out ${session.label}, last active ${formatLagosTime(session.lastSeenAt)}`}
+                >
+                  {busy === session.id ? 'Signing out…' : 'Sign out'}
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="account__actions">
+        <button type="button" className="btn btn-outline" onClick={() => void others()} disabled={busy !== null}>
+          {busy === 'others' ? 'Signing out…' : 'Sign out of all other devices'}
+        </button>
+        <button type="button" className="btn btn-outline" onClick={() => void everywhere()} disabled={busy !== null}>
+          {busy === 'all' ? 'Signing out…' : 'Sign out everywhere'}
+        </button>
+      </div>
       <FormStatus status={status} />
     </section>
   );

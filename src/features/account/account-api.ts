@@ -71,7 +71,20 @@ export const linkTokenSchema = z
   .trim()
   .regex(/^[A-Za-z0-9_-]{32,128}$/, 'This link is not valid');
 
-export const verifyEmailSchema = z.object({ token: linkTokenSchema });
+/**
+ * The verify link proves the inbox; who signed up is proven too (issue 20): by this browser's
+ * session of that account, or its `password`; otherwise the clicker claims the address with
+ * a `newPassword` of their own, and the sign-up's password stops working.
+ */
+export const verifyEmailSchema = z.object({
+  token: linkTokenSchema,
+  password: currentPasswordSchema.optional(),
+  newPassword: newPasswordSchema.optional(),
+});
+export type VerifyEmailRequest = z.input<typeof verifyEmailSchema>;
+
+/** The error code of a verify link opened without proof of who signed up: ask for the password or a new one. */
+export const PASSWORD_REQUIRED = 'password_required';
 export const resetPasswordSchema = z.object({ token: linkTokenSchema, password: newPasswordSchema });
 export const changePasswordSchema = z.object({ currentPassword: currentPasswordSchema, newPassword: newPasswordSchema });
 
@@ -116,6 +129,18 @@ export const profileUpdateSchema = z
   })
   .partial();
 export type ProfileUpdateRequest = z.input<typeof profileUpdateSchema>;
+
+/** One place the account is signed in (a row of `sessions`). */
+export const signedInSessionSchema = z.object({
+  id: z.string(),
+  /** A coarse "Browser on OS", never the full user agent or the address. */
+  label: z.string(),
+  createdAt: z.iso.datetime(),
+  lastSeenAt: z.iso.datetime(),
+  /** The session of the browser asking. */
+  current: z.boolean(),
+});
+export type SignedInSession = z.infer<typeof signedInSessionSchema>;
 
 export const TRANSACTION_STATUSES = ['due', 'reported', 'confirmed', 'cancelled', 'expired'] as const;
 
@@ -203,7 +228,27 @@ export const accountApi = {
   signOut: signOutApi,
   /** Ends every other session of the user (this one stays, its cookie reissued). 401 when signed out. */
   signOutOthers: endpoint({ method: 'POST', path: '/api/account/sign-out-others', response: messageSchema }),
-  /** The token from `/login?verify=<token>`: marks the address verified (and joins earlier guest orders of it). 400 `invalid_token` when used, expired or unknown. */
+  /**
+   * Ends every session of the user, this one too (its cookie cleared). 401 when signed out.
+   */
+  signOutAll: endpoint({ method: 'POST', path: '/api/account/sign-out-all', response: messageSchema }),
+  /** Where the user is signed in, newest first; `current` marks this browser. Only the user's own. */
+  sessions: endpoint({
+    method: 'GET',
+    path: '/api/account/sessions',
+    response: z.object({ sessions: z.array(signedInSessionSchema) }),
+  }),
+  /** Ends one of the user's sessions (every copy of its cookie). 404 `not_found` for an unknown id or another user's. */
+  endSession: endpoint({ method: 'POST', path: '/api/account/sessions/:id/sign-out', response: messageSchema }),
+  /**
+   * The token from `/login?verify=<token>` with proof of who signed up: this browser's session
+   * of the account, or `password`; or `newPassword` to claim the address (the old password is
+   * replaced). On the address's first proof it is verified, earlier guest orders and trade-ins
+   * join, every earlier session and Google link ends, the owner is e-mailed, and this browser
+   * is signed in. 400 `password_required` (issue on `password`) without proof, the link still
+   * usable; 400 `invalid_request` (issue on `password`) for a wrong one; 429 `rate_limited`;
+   * 400 `invalid_token` when used, expired or unknown.
+   */
   verifyEmail: endpoint({ method: 'POST', path: '/api/account/verify-email', body: verifyEmailSchema, response: messageSchema }),
   /** Sends the signed-in user a new verify-your-address e-mail (rate-limited). */
   resendVerification: endpoint({ method: 'POST', path: '/api/account/verify-email/resend', response: messageSchema }),

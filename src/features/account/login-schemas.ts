@@ -45,12 +45,18 @@ export type SignUpForm = z.input<typeof signUpFormSchema>;
 export const forgotFormSchema = z.object({ email: emailSchema });
 export type ForgotForm = z.input<typeof forgotFormSchema>;
 
+/** The verify link opened without a session: the password chosen at sign-up proves who signed up. */
+export const verifyFormSchema = z.object({ password: currentPasswordSchema });
+export type VerifyForm = z.input<typeof verifyFormSchema>;
+
 export const resetFormSchema = withConfirmation(z.object({ password: newPasswordSchema, confirm: confirmSchema }));
 export type ResetForm = z.input<typeof resetFormSchema>;
 
 /** What `/login?error=<code>` (Auth.js, after Google sign-in) means, in the shopper's words. */
 export function signInErrorMessage(code: string): string {
   switch (code) {
+    case 'GoogleEmailNotVerified':
+      return 'Google has not confirmed that e-mail address, so it cannot sign in here. Use a Google account with a confirmed address, or sign in with your e-mail and password.';
     case 'OAuthAccountNotLinked':
       return 'An account with this e-mail uses a password. Sign in with your password instead.';
     case 'AccessDenied':

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { Browser, emailsTo, linkToken, newEmail, ORIGIN, PASSWORD, signedInUser } from './account-helpers.ts';
+
+/**
+ * Issue 20, finding 7: the account e-mails a stranger can make the store send (forgot password,
+ * "someone tried to sign up with your address", a new verify link) were limited per client only,
+ * so 30 clients sent one inbox 30 e-mails. They are now limited per recipient too
+ * (RATE_LIMIT_EMAIL_RECIPIENT, functions/lib/rate-limit.ts allowEmailTo), whoever asks, and the
+ * answers do not change past the limit, so they tell nothing either.
+ */
+const LIMIT = 3;
+const VARS = { RATE_LIMIT_EMAIL_RECIPIENT: `${LIMIT}/3600` };
+
+/** A browser on its own client address (cf-connecting-ip), as one of many attackers. */
+const client = (i: number) => new Browser(ORIGIN, VARS, `198.51.100.${i + 1}`);
+
+async function kinds(email: string) {
+  return (await emailsTo(email)).map((e) => e.kind);
+}
+
+describe('e-mails a stranger can trigger are limited per recipient', () => {
+  it('30 forgot-password requests from 30 clients queue at most the limit, with the same answer to each, and the last link sent still works', async () => {
+    const email = newEmail('bombed');
+    await new Browser(ORIGIN, VARS).post('/account/sign-up', { email, password: PASSWORD });
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, async (_, i) => {
+        const response = await client(i).post('/account/forgot-password', { email });
+        return `${response.status} ${await response.text()}`;
+      }),
+    );
+    expect(new Set(answers).size).toBe(1);
+    expect(answers[0]).toMatch(/^202 /);
+    // The sign-up's verify e-mail was the first of the hour's account e-mails to this address.
+    expect(await kinds(email)).toEqual(['account_verify', ...Array(LIMIT - 1).fill('account_password_reset')]);
+
+    // Refused requests wrote no new link: the newest one e-mailed still resets the password.
+    const token = await linkToken(email, 'reset');
+    const reset = await new Browser(ORIGIN, VARS).post('/account/reset-password', { token, password: 'a brand new passphrase' });
+    expect(reset.status, await reset.clone().text()).toBe(200);
+  });
+
+  it('an address with no account gets the same answers, before and past the limit', async () => {
+    const email = newEmail('nobody');
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, async (_, i) => {
+        const response = await client(i).post('/account/forgot-password', { email });
+        return `${response.status} ${await response.text()}`;
+      }),
+    );
+    expect(new Set(answers).size).toBe(1);
+    expect(await kinds(email)).toEqual([]);
+  });
+
+  it('30 sign-ups with an address that has an account tell its owner at most the limit of times', async () => {
+    const email = newEmail('owner');
+    const owner = new Browser(ORIGIN, VARS);
+    await owner.post('/account/sign-up', { email, password: PASSWORD });
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, async (_, i) => {
+        const response = await client(i).post('/account/sign-up', { email, password: `stranger password ${i}` });
+        return `${response.status} ${await response.text()}`;
+      }),
+    );
+    expect(new Set(answers).size).toBe(1);
+    const all = await kinds(email);
+    expect(all[0]).toBe('account_verify');
+    expect(all.length).toBeGreaterThan(1);
+    expect(all.length).toBeLessThanOrEqual(LIMIT);
+  });
+
+  it('a signed-in account asking again and again for a verify link is told to use the newest one', async () => {
+    const browser = new Browser(ORIGIN, VARS);
+    const email = newEmail('resend');
+    await signedInUser(browser, email);
+    const statuses: number[] = [];
+    for (let i = 0; i < LIMIT + 2; i++) statuses.push((await browser.post('/account/verify-email/resend', {})).status);
+    // The sign-up's own link was the first of the hour's account e-mails to this address.
+    expect(statuses).toEqual([...Array(LIMIT - 1).fill(200), 429, 429, 429]);
+    const refused = await browser.post('/account/verify-email/resend', {});
+    const body = (await refused.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('rate_limited');
+    expect(body.error.message).toMatch(/newest one/);
+    expect((await kinds(email)).filter((k) => k === 'account_verify')).toHaveLength(LIMIT);
+  });
+});
