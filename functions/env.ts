@@ -38,18 +38,24 @@ const configSchema = z.object({
     .trim()
     .regex(/^\d{10}$/, 'a NUBAN account number is 10 digits')
     .default('3081726354'),
-  /** How long an unpaid order holds its stock before it expires. */
+  /**
+   * How long an unpaid order holds its stock before it expires: long enough to order late at night
+   * and pay by instant transfer in the morning (docs/decisions/007-what-expires.md, amended for issue 20).
+   */
   ORDER_HOLD_HOURS: z.coerce
     .number()
     .positive()
     .max(24 * 30)
-    .default(48),
-  /** How long a reported transfer holds the stock, from the report, before it expires unless an admin confirmed it. */
+    .default(12),
+  /**
+   * A payment report extends the hold once, to this many hours after the report (never shortening
+   * it), for staff to find the transfer on the statement; then it expires unless an admin confirmed it.
+   */
   PAYMENT_REPORT_HOLD_HOURS: z.coerce
     .number()
     .positive()
     .max(24 * 30)
-    .default(72),
+    .default(24),
   /**
    * The admin's alert: a reported transfer nobody confirmed after this many hours is highlighted
    * on the dashboard and the orders list, so a false report cannot hold stock unnoticed until

@@ -4,6 +4,11 @@ import {
   orderLimitIssues,
   type OrderLimits,
 } from '../../src/features/orders/checkout.ts';
+import { eq, type SQL, sql } from 'drizzle-orm';
+import type { Quote } from '../../src/features/orders/pricing.ts';
+import { STORE } from '../../src/lib/site.ts';
+import type { Db } from '../db/client.ts';
+import { orders, type OrderRow } from '../db/schema.ts';
 import type { Config } from '../env.ts';
 import { ApiError } from '../lib/errors.ts';
 
@@ -35,4 +40,180 @@ export function enforceOrderLimits(config: Config, lines: Parameters<typeof orde
       issues,
     );
   }
+}
+
+/*
+ * Hoarding limits (issue 20, finding 4): a few strangers placing unpaid orders must not take a
+ * product off sale. An order's batch (functions/orders/place.ts) ends with guardUnpaidHolds():
+ * after its lines are written and its stock reserved, two UPDATEs of the new order's own row
+ * break a CHECK when the order, counted with every other unpaid order, holds too much. D1 runs
+ * the batch as one transaction and serialises them, so the limits hold under parallel orders
+ * as the stock does (docs/decisions/006-stock-reserved-in-the-order-batch.md); a read before
+ * the write could not, since 20 orders would all read the same allowance.
+ */
+
+/** Orders that hold stock without having been paid for: until paid, cancelled or past their hold. */
+const UNPAID = sql.raw(`('awaiting_payment', 'payment_reported')`);
+
+/** Unpaid orders still within their hold at `now` (an overdue one holds nothing, even before the cron expires it). */
+const holding = (o: string, now: Date) =>
+  sql`${sql.raw(o)}.status IN ${UNPAID} AND ${sql.raw(o)}.expires_at > ${Math.floor(now.getTime() / 1000)}`;
+
+/**
+ * One e-mail address however it was typed: the checkout lower-cases it; a "+tag" before the @
+ * reaches the same mailbox at most providers, so it is dropped.
+ */
+const emailKey = (email: SQL) =>
+  sql`CASE WHEN instr(${email}, '+') BETWEEN 1 AND instr(${email}, '@')
+        THEN substr(${email}, 1, instr(${email}, '+') - 1) || substr(${email}, instr(${email}, '@'))
+        ELSE ${email} END`;
+
+/** What an address keeps when spaces, case and the punctuation ADDRESS_CHARACTERS allows are taken away. */
+const squashed = (text: SQL) =>
+  [' ', ',', '.', '-', '/', '#', "'", '’', '(', ')', '&'].reduce<SQL>(
+    (inner, character) => sql`replace(${inner}, ${character}, '')`,
+    sql`lower(${text})`,
+  );
+
+/** One delivery address however it was written; '' for a pick-up order, which has none. */
+const addressKey = (address: SQL, city: SQL, state: SQL) =>
+  sql`CASE WHEN ${address} = '' THEN '' ELSE ${squashed(address)} || '|' || ${squashed(city)} || '|' || lower(${state}) END`;
+
+const column = (o: string, name: string) => sql.raw(`${o}.${name}`);
+
+/** The contacts an order is counted against, each with the field the checkout names when it is refused. */
+function contactsOf(order: Pick<OrderRow, 'email' | 'phone' | 'address' | 'city' | 'state'>) {
+  return [
+    {
+      field: 'customer.email',
+      what: 'e-mail address',
+      theirs: (o: string) => emailKey(column(o, 'email')),
+      mine: emailKey(sql`${order.email}`),
+    },
+    { field: 'customer.phone', what: 'phone number', theirs: (o: string) => column(o, 'phone'), mine: sql`${order.phone}` },
+    ...(order.address
+      ? [
+          {
+            field: 'customer.address',
+            what: 'delivery address',
+            theirs: (o: string) => addressKey(column(o, 'address'), column(o, 'city'), column(o, 'state')),
+            mine: addressKey(sql`${order.address}`, sql`${order.city}`, sql`${order.state}`),
+          },
+        ]
+      : []),
+  ] as const;
+}
+
+/** Units all unpaid orders of a contact hold. */
+const unitsHeldBy = (contact: ReturnType<typeof contactsOf>[number], now: Date) =>
+  sql`(SELECT coalesce(sum(hl.quantity), 0) FROM orders ho JOIN order_lines hl ON hl.order_id = ho.id
+        WHERE ${holding('ho', now)} AND ${contact.theirs('ho')} = ${contact.mine})`;
+
+/** Units all unpaid orders hold of the product and variant named by `line` (an order_lines alias). */
+const unitsHeldOf = (line: string, now: Date) =>
+  sql`(SELECT coalesce(sum(hl.quantity), 0) FROM order_lines hl JOIN orders ho ON ho.id = hl.order_id
+        WHERE hl.product_id = ${column(line, 'product_id')} AND hl.variant_id = ${column(line, 'variant_id')}
+          AND ${holding('ho', now)})`;
+
+/** Units of the product or variant named by `line` on the shelf. */
+const unitsOnShelf = (line: string) =>
+  sql`CASE WHEN ${column(line, 'variant_id')} = ''
+        THEN (SELECT p.stock FROM products p WHERE p.id = ${column(line, 'product_id')})
+        ELSE (SELECT v.stock FROM product_variants v WHERE v.product_id = ${column(line, 'product_id')} AND v.id = ${column(line, 'variant_id')}) END`;
+
+/**
+ * The most units of one product (or variant) all unpaid orders together may hold: the share
+ * MAX_UNPAID_SHARE_PER_PRODUCT of its units (on the shelf and held), rounded down, but at least
+ * one, so a product down to its last unit can still be ordered when nobody holds it. With 2 or
+ * 3 units, then, one is held at a time. The small epsilon keeps 0.3 × 10 from flooring to 2.
+ */
+const mostHeld = (held: SQL, shelf: SQL, config: Config) =>
+  sql`max(1, CAST(${config.MAX_UNPAID_SHARE_PER_PRODUCT} * (${held} + ${shelf}) + 0.000001 AS INTEGER))`;
+
+/**
+ * The batch's last statements: each sets a CHECKed column of the new order to a value its CHECK
+ * refuses when a limit is passed, this order's units counted. A contact's limit breaks
+ * orders_credit_not_negative; a product's share orders_total_is_sum, so placeOrder() knows which.
+ * updated_at is kept, not stamped by $onUpdate: the row is the order as just placed.
+ */
+export function guardUnpaidHolds(db: Db, config: Config, order: OrderRow, now: Date) {
+  const overContact = sql.join(
+    contactsOf(order).map((contact) => sql`${unitsHeldBy(contact, now)} > ${config.MAX_UNPAID_UNITS_PER_CONTACT}`),
+    sql` OR `,
+  );
+  const overShare = sql`EXISTS (SELECT 1 FROM order_lines ml WHERE ml.order_id = ${order.id}
+      AND ${unitsHeldOf('ml', now)} > ${mostHeld(unitsHeldOf('ml', now), unitsOnShelf('ml'), config)})`;
+  return [
+    db
+      .update(orders)
+      .set({ credit: sql`CASE WHEN ${overContact} THEN -1 ELSE ${orders.credit} END`, updatedAt: sql`${orders.updatedAt}` })
+      .where(eq(orders.id, order.id)),
+    db
+      .update(orders)
+      .set({ total: sql`CASE WHEN ${overShare} THEN -1 ELSE ${orders.total} END`, updatedAt: sql`${orders.updatedAt}` })
+      .where(eq(orders.id, order.id)),
+  ];
+}
+
+const HOLD_MORE = `pay for or cancel your unpaid order first (from its tracking page), or contact us on ${STORE.phone} to order more`;
+
+/**
+ * Why a batch guardUnpaidHolds() broke was refused, read after D1 rolled it back, as the answer
+ * the shopper sees: 409 `unpaid_limit` naming the contact field, or `product_hold_limit` naming
+ * each line past its product's share. Undefined when nothing is over any more (an order paid or
+ * cancelled meanwhile): the caller tries again.
+ */
+export async function unpaidHoldRefusal(
+  db: Db,
+  config: Config,
+  order: OrderRow,
+  lines: readonly Pick<Quote['lines'][number], 'productId' | 'variant' | 'quantity' | 'name' | 'variantLabel'>[],
+  now: Date,
+): Promise<ApiError | undefined> {
+  const units = lines.reduce((sum, l) => sum + l.quantity, 0);
+  const limit = config.MAX_UNPAID_UNITS_PER_CONTACT;
+  const contacts = contactsOf(order);
+  const [held] = await db.all<Record<string, number>>(
+    sql`SELECT ${sql.join(
+      contacts.map((c, i) => sql`${unitsHeldBy(c, now)} AS ${sql.identifier(`c${i}`)}`),
+      sql`, `,
+    )}`,
+  );
+  const over = contacts.filter((_, i) => Number(held?.[`c${i}`] ?? 0) + units > limit);
+  if (over.length) {
+    const first = over[0]!;
+    const already = Number(held?.[`c${contacts.indexOf(first)}`] ?? 0);
+    return new ApiError(
+      409,
+      'unpaid_limit',
+      `Unpaid orders with this ${first.what} already hold ${already} ${already === 1 ? 'item' : 'items'}, and we keep at most ${limit} for one customer until they are paid for. To order these, ${HOLD_MORE}.`,
+      over.map((c) => ({ field: c.field, message: `Unpaid orders with this ${c.what} hold as many items as we can keep` })),
+    );
+  }
+  const issues = [];
+  for (const [i, line] of lines.entries()) {
+    const [row] = await db.all<{ held: number; most: number }>(
+      sql`SELECT held, ${mostHeld(sql`held`, sql`shelf`, config)} AS most FROM (SELECT
+            ${unitsHeldOf('ml', now)} AS held, ${unitsOnShelf('ml')} AS shelf
+            FROM (SELECT ${line.productId} AS product_id, ${line.variant} AS variant_id) ml)`,
+    );
+    const free = Math.max(0, Number(row?.most ?? 0) - Number(row?.held ?? 0));
+    if (line.quantity > free) {
+      const name = line.variantLabel ? `${line.name} (${line.variantLabel})` : line.name;
+      issues.push({
+        field: `lines.${i}.quantity`,
+        message:
+          free === 0
+            ? `${name} is held by other unpaid orders right now`
+            : `Only ${free} more of ${name} can be ordered before the orders holding it are paid`,
+      });
+    }
+  }
+  if (!issues.length) return undefined;
+  return new ApiError(
+    409,
+    'product_hold_limit',
+    `Too many of these are waiting in other shoppers' unpaid orders: ${issues.map((i) => i.message).join('; ')}. Order fewer, try again in a few hours, or contact us on ${STORE.phone} and we will sort it out with you.`,
+    issues,
+  );
 }

@@ -18,14 +18,23 @@ export async function reloadOrder(db: Db, order: Pick<OrderRow, 'id'>): Promise<
 const HOUR_MS = 3_600_000;
 
 /**
- * The new end of the order's hold on its stock when it enters `status`, if that starts
- * one: a reported transfer holds the stock for PAYMENT_REPORT_HOLD_HOURS from the report,
- * then expires unless an admin confirmed it (docs/decisions/007-what-expires.md, amended).
+ * The new end of the order's hold on its stock when it enters `status`, if that changes it. A
+ * reported transfer extends the hold once, to PAYMENT_REPORT_HOLD_HOURS after the report, for
+ * staff to find the money on the statement; never shortening it, and never a second time (an
+ * order reported before keeps its end), so no shopper's action holds stock past placing + the
+ * unpaid hold + the report's hold (docs/decisions/007-what-expires.md, amended for issue 20).
  * Kept in `expires_at`, the column the cron and the on-read expiry already look at.
  */
-export function holdEndsAt(status: OrderStatus, config: Config, now: Date): Date | undefined {
-  if (status !== 'payment_reported') return undefined;
-  return new Date(Math.floor(now.getTime() / 1000) * 1000 + config.PAYMENT_REPORT_HOLD_HOURS * HOUR_MS);
+export function holdEndsAt(
+  status: OrderStatus,
+  config: Config,
+  now: Date,
+  order: Pick<OrderRow, 'expiresAt'>,
+  history: readonly { toStatus: OrderStatus }[],
+): Date | undefined {
+  if (status !== 'payment_reported' || history.some((e) => e.toStatus === 'payment_reported')) return undefined;
+  const reportEnds = Math.floor(now.getTime() / 1000) * 1000 + config.PAYMENT_REPORT_HOLD_HOURS * HOUR_MS;
+  return reportEnds > order.expiresAt.getTime() ? new Date(reportEnds) : undefined;
 }
 
 /** Columns a move may set along with the status (the payment an admin confirmed, the shipment). */
@@ -85,9 +94,9 @@ export async function changeOrderStatus(
     );
   }
   const transitionId = crypto.randomUUID();
-  const expiresAt = holdEndsAt(move.to, config, now);
-  const moved = { ...order, ...set, status: move.to, lastTransitionId: transitionId, ...(expiresAt ? { expiresAt } : {}) };
   const [lines, events] = await loadOrderLinesAndHistory(db, order.id);
+  const expiresAt = holdEndsAt(move.to, config, now, order, events);
+  const moved = { ...order, ...set, status: move.to, lastTransitionId: transitionId, ...(expiresAt ? { expiresAt } : {}) };
   // The order as the e-mail about this change shows it, its history included (an expiry can
   // tell whether the shopper had reported a transfer).
   const view = toOrderView(moved, lines, [...events, { toStatus: move.to, createdAt: now }], config);

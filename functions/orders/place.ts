@@ -19,8 +19,9 @@ import { queueEmail } from '../email/outbox.ts';
 import { bankAccount, type Config } from '../env.ts';
 import { newOrderNumber, orderAccessToken, sameDigest, sha256Hex } from '../lib/crypto.ts';
 import { ApiError } from '../lib/errors.ts';
+import { allowEmailTo } from '../lib/rate-limit.ts';
 import { expireIfOverdue } from './expire.ts';
-import { enforceOrderLimits } from './limits.ts';
+import { enforceOrderLimits, guardUnpaidHolds, unpaidHoldRefusal } from './limits.ts';
 import { quoteLines, rejectQuote } from './quote.ts';
 import type { Quote } from '../../src/features/orders/pricing.ts';
 import { loadOrderView, toOrderView } from './view.ts';
@@ -72,7 +73,7 @@ export interface PlacedOrderResult {
  * if another checkout took the units first, or if the price or the product changed
  * since it was read. D1 runs a batch as one transaction, so then nothing is written.
  */
-export async function placeOrder(
+export function placeOrder(
   db: Db,
   config: Config,
   request: PlaceOrder,
@@ -81,6 +82,19 @@ export async function placeOrder(
   userId: string | null = null,
   /** A swap's trade-in credit, for an order made from an accepted trade-in. */
   tradeIn?: TradeInCredit,
+): Promise<PlacedOrderResult> {
+  return place(db, config, request, now, userId, tradeIn, 2);
+}
+
+async function place(
+  db: Db,
+  config: Config,
+  request: PlaceOrder,
+  now: Date,
+  userId: string | null,
+  tradeIn: TradeInCredit | undefined,
+  /** Tries left when a race makes a refusal vanish before it can be explained (a colliding number, an allowance freed meanwhile). */
+  tries: number,
 ): Promise<PlacedOrderResult> {
   // D1 keeps whole seconds: the order answered now must equal the order read back later.
   now = new Date(Math.floor(now.getTime() / 1000) * 1000);
@@ -154,6 +168,9 @@ export async function placeOrder(
     lineTotal: l.lineTotal,
   }));
   const view = toOrderView(row, lineRows, [{ toStatus: row.status, createdAt: now }], config);
+  // Whoever types an address can have the store e-mail it: past a few an hour, the order is
+  // placed without its confirmation (the order page shows all of it).
+  const confirm = await allowEmailTo(db, config, row.email, 'order', now);
 
   try {
     await db.batch([
@@ -171,8 +188,10 @@ export async function placeOrder(
         actorUserId: userId,
         createdAt: now,
       }),
-      queueEmail(db, orderConfirmationEmail(view, bankAccount(config), config.SITE_URL), id),
+      ...(confirm ? [queueEmail(db, orderConfirmationEmail(view, bankAccount(config), config.SITE_URL), id)] : []),
       ...(tradeIn ? [takeTradeIn(db, tradeIn, id)] : []),
+      // Last: counts this order's units with every other unpaid order's (functions/orders/limits.ts).
+      ...guardUnpaidHolds(db, config, row, now),
     ]);
   } catch (err) {
     const violation = constraintViolation(err);
@@ -193,6 +212,14 @@ export async function placeOrder(
       if (!fresh.ok) rejectQuote(fresh);
       throw new ApiError(409, 'out_of_stock', 'The stock changed while your order was placed. Please try again.');
     }
+    if (isCheckViolation(violation, CHECKS.ordersCreditNotNegative) || isCheckViolation(violation, CHECKS.ordersTotalIsSum)) {
+      const winner = await findReplay(db, config, keyHash, requestHash, accessToken, now);
+      if (winner) return winner;
+      const refusal = await unpaidHoldRefusal(db, config, row, quote.lines, now);
+      if (refusal) throw refusal;
+      if (tries > 1) return place(db, config, request, now, userId, tradeIn, tries - 1);
+      throw new ApiError(409, 'order_changed', 'Other orders changed while yours was placed. Please try again.');
+    }
     if (isCheckViolation(violation, CHECKS.tradeInsVersionPositive)) {
       const winner = await findReplay(db, config, keyHash, requestHash, accessToken, now);
       if (winner) return winner;
@@ -200,7 +227,7 @@ export async function placeOrder(
     }
     if (isUniqueViolation(violation, orders.number)) {
       // 50 random bits collided: try once more with a new number.
-      return placeOrder(db, config, request, now, userId, tradeIn);
+      return place(db, config, request, now, userId, tradeIn, tries);
     }
     throw err;
   }

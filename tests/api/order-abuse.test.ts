@@ -33,8 +33,8 @@ const reportPayment = (number: string, token: string) =>
   postJson(`/orders/${number}/payment-report`, {}, { authorization: `Bearer ${token}` });
 const runCron = (at: number) => worker.scheduled(createScheduledController({ scheduledTime: at, cron: '*/10 * * * *' }), env);
 
-describe('a reported payment nobody confirms expires after PAYMENT_REPORT_HOLD_HOURS (72)', () => {
-  it('holds the stock from the report for 72 hours, shows that deadline, then expires, releases the stock and e-mails the shopper', async () => {
+describe('a reported payment nobody confirms expires after PAYMENT_REPORT_HOLD_HOURS (24)', () => {
+  it('holds the stock from the report for 24 hours, shows that deadline, then expires, releases the stock and e-mails the shopper', async () => {
     const id = 'lg-43-ut80-4k';
     const stock = await stockOf(id);
     const { order, accessToken } = await placeOrder({ lines: [await line(id, 2)] });
@@ -42,13 +42,13 @@ describe('a reported payment nobody confirms expires after PAYMENT_REPORT_HOLD_H
     const reportedAt = Date.now();
     expect(response.status).toBe(200);
     const { order: reported } = await response.json<{ order: OrderView }>();
-    expect(reported.holdHours).toBe(72);
+    expect(reported.holdHours).toBe(24);
     const deadline = Date.parse(reported.expiresAt);
-    expect(Math.abs(deadline - (reportedAt + 72 * HOUR))).toBeLessThan(5_000);
+    expect(Math.abs(deadline - (reportedAt + 24 * HOUR))).toBeLessThan(5_000);
     expect((await orderRow(order.number)).expires_at).toBe(deadline / 1000);
 
-    // Past the unpaid hold (48 h) but within the report's: nothing happens.
-    await runCron(reportedAt + 71 * HOUR);
+    // Past the unpaid hold (12 h) but within the report's: nothing happens.
+    await runCron(reportedAt + 23 * HOUR);
     expect((await orderRow(order.number)).status).toBe('payment_reported');
     expect(await stockOf(id)).toBe(stock - 2);
 
@@ -110,7 +110,7 @@ describe('a reported payment nobody confirms expires after PAYMENT_REPORT_HOLD_H
     expect(listed[0]!.ageSeconds).toBeGreaterThanOrEqual(36_000);
     expect(listed[0]!.ageSeconds).toBeLessThan(36_000 + 60);
     expect(listed[1]!.ageSeconds).toBeLessThan(60);
-    expect(listed[0]!.expiresAt.getTime() - listed[0]!.reportedAt.getTime()).toBe(72 * HOUR);
+    expect(listed[0]!.expiresAt.getTime() - listed[0]!.reportedAt.getTime()).toBe(24 * HOUR);
   });
 });
 
@@ -224,7 +224,7 @@ describe('a script placing and reporting orders cannot take a product off sale',
       .first<{ n: number }>();
     expect(held!.n).toBe(3);
 
-    await runCron(Date.now() + 72 * HOUR + 10 * 60_000);
+    await runCron(Date.now() + 24 * HOUR + 10 * 60_000);
     expect(await stockOf(id)).toBe(40);
   });
 });

@@ -140,7 +140,7 @@ export async function emailsOf(number: string) {
   return results;
 }
 
-/** Moves an order's hold time into the past, as if its 48 hours had run out. */
+/** Moves an order's hold time into the past, as if its hold (ORDER_HOLD_HOURS) had run out. */
 export async function makeOverdue(number: string) {
   await env.DB.prepare('update orders set expires_at = unixepoch() - 60 where number = ?').bind(number).run();
 }

@@ -99,12 +99,12 @@ describe('POST /api/orders: prices come from D1', () => {
     expect(order.customer).toMatchObject({ email: 'ada.obi@example.com', phone: '+2348031234567', state: 'Lagos' });
   });
 
-  it('holds an unpaid order for ORDER_HOLD_HOURS (48 by default)', async () => {
+  it('holds an unpaid order for ORDER_HOLD_HOURS (12 by default)', async () => {
     const { order } = await placeOrder();
-    expect(order.holdHours).toBe(48);
-    expect(Date.parse(order.expiresAt) - Date.parse(order.createdAt)).toBe(48 * 3_600_000);
+    expect(order.holdHours).toBe(12);
+    expect(Date.parse(order.expiresAt) - Date.parse(order.createdAt)).toBe(12 * 3_600_000);
     const row = await orderRow(order.number);
-    expect(row.expires_at - row.created_at).toBe(48 * 3600);
+    expect(row.expires_at - row.created_at).toBe(12 * 3600);
     expect(order.payment).toEqual({
       bankName: 'First Bank',
       accountName: 'GTS Electronics Ltd',

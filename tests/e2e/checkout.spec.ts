@@ -81,7 +81,7 @@ test('a shopper checks out by bank transfer, reports the payment and tracks the 
   await expect(dialog.locator('[data-field="Bank"]')).toHaveText('First Bank');
   await expect(dialog.locator('[data-field="Account name"]')).toHaveText('GTS Electronics Ltd');
   await expect(dialog.locator('[data-field="Account number"]')).toHaveText('3081726354');
-  await expect(dialog).toContainText('We hold your items for 48 hours');
+  await expect(dialog).toContainText('We hold your items for 12 hours');
   const [order] = db.query<{ status: string; total_kobo: number }>(
     `select status, total_kobo from orders where number = '${reference}'`,
   );

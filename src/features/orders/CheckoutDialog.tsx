@@ -62,6 +62,7 @@ export default function CheckoutDialog({ open, items, onClose, onCartOutdated, r
           form={checkout.form}
           onSubmit={checkout.submitDetails}
           problem={checkout.problem}
+          holdLimit={checkout.holdLimit}
           busy={checkout.busy}
           cartEmpty={items.length === 0}
           earlierOrder={checkout.earlierOrder}

@@ -41,6 +41,8 @@ interface DetailsStepProps {
   onSubmit: SubmitEventHandler<HTMLFormElement>;
   /** Why the server refused the cart as it stands, line by line. */
   problem: readonly string[];
+  /** Why the order would hold more unpaid items than the store keeps, and what to do instead. */
+  holdLimit: string | null;
   busy: boolean;
   cartEmpty: boolean;
   /** An earlier unpaid order from this browser that the failed order was meant to replace: still open. */
@@ -49,7 +51,7 @@ interface DetailsStepProps {
   items: readonly CartItem[];
 }
 
-export function DetailsStep({ form, onSubmit, problem, busy, cartEmpty, earlierOrder, items }: DetailsStepProps) {
+export function DetailsStep({ form, onSubmit, problem, holdLimit, busy, cartEmpty, earlierOrder, items }: DetailsStepProps) {
   const delivery = form.watch('delivery');
   return (
     <form className="checkout__form checkout__details" onSubmit={onSubmit} noValidate>
@@ -126,6 +128,17 @@ export function DetailsStep({ form, onSubmit, problem, busy, cartEmpty, earlierO
             ))}
           </ul>
           <p>We have updated your cart. Check it, then place the order again.</p>
+        </div>
+      )}
+      {holdLimit && (
+        <div className="checkout__problem" role="alert">
+          <p>
+            <strong>We could not hold these items for you yet.</strong>
+          </p>
+          <p>{holdLimit}</p>
+          <p>
+            <a href="/track">Find your unpaid order</a> · <a href="/contact">Contact us</a>
+          </p>
         </div>
       )}
       {earlierOrder && (

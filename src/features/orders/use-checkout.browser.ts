@@ -31,6 +31,14 @@ export type CheckoutStep = 'details' | 'payment' | 'success';
 export const SUCCESS_CLOSE_MS = 5000;
 
 const ORDER_FAILED = 'There was an error processing your order. Please try again.';
+
+/**
+ * The Worker's refusals of an order that would hold too many unpaid items: for this shopper's
+ * e-mail, phone or address, or of a product that other unpaid orders already hold half of
+ * (functions/orders/limits.ts). Their message says what to do.
+ */
+const HOLD_LIMITS = ['unpaid_limit', 'product_hold_limit'];
+const isHoldLimit = (error: unknown) => error instanceof ApiRequestError && HOLD_LIMITS.includes(error.code);
 /** Offline (the installable app still opens): say what is needed instead of failing. */
 export const NEEDS_CONNECTION =
   'You are offline. Placing an order needs a connection: your cart and details stay here until you are back online.';
@@ -89,6 +97,8 @@ export function useCheckout({ items, onClose, onCartOutdated }: Options) {
   const [step, setStep] = useState<CheckoutStep>('details');
   /** Why the server refused the cart (sold out, price changed), line by line. */
   const [problem, setProblem] = useState<string[]>([]);
+  /** Why the order would hold more unpaid items than the store keeps, and what to do (the Worker's message). */
+  const [holdLimit, setHoldLimit] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [placed, setPlaced] = useState<PlacedOrder | null>(null);
   /** The number of an earlier unpaid order this one replaced (and cancelled). */
@@ -139,6 +149,7 @@ export function useCheckout({ items, onClose, onCartOutdated }: Options) {
     if (step === 'success') finishOrder();
     setStep('details');
     setProblem([]);
+    setHoldLimit(null);
     form.clearErrors();
     setBusy(false);
     setPlaced(null);
@@ -158,6 +169,12 @@ export function useCheckout({ items, onClose, onCartOutdated }: Options) {
     // The spec's toast for every failure; a sold-out or changed item also gets its own message.
     notify('error', ORDER_FAILED);
     if (!(error instanceof ApiRequestError)) return;
+    if (HOLD_LIMITS.includes(error.code)) {
+      setHoldLimit(error.message);
+      // The contact that is over its limit is marked on the form; a product's line is in the message.
+      showServerIssues(form, error.issues, 'customer.');
+      return;
+    }
     if (error.code === 'out_of_stock' || error.code === 'price_changed') {
       setProblem(error.issues.length ? error.issues.map((i) => i.message) : [error.message]);
       onCartOutdated();
@@ -195,6 +212,7 @@ export function useCheckout({ items, onClose, onCartOutdated }: Options) {
       return;
     }
     setProblem([]);
+    setHoldLimit(null);
     forgetLastOrder();
     const lines = orderLinesFromCart(items);
     const linesKey = cartLinesKey(lines);
@@ -203,7 +221,21 @@ export function useCheckout({ items, onClose, onCartOutdated }: Options) {
     setBusy(true);
     let attempt = checkoutAttempt(fingerprint, linesKey);
     try {
-      let result = await placeOrder({ idempotencyKey: attempt.key, customer, lines });
+      let result: PlacedOrder;
+      try {
+        result = await placeOrder({ idempotencyKey: attempt.key, customer, lines });
+      } catch (error) {
+        // The earlier order this one replaces counts against the shopper's unpaid allowance
+        // too: give its items back first, then try again (a refused order wrote nothing, so
+        // the same key places it).
+        const earlier = attempt.replaces;
+        if (!earlier || !isHoldLimit(error)) throw error;
+        await cancelOrder(earlier.number, earlier.accessToken);
+        forgetReplacedOrder(earlier.number);
+        attempt = { key: attempt.key };
+        if (generation.current === mine) setReplaced(earlier.number);
+        result = await placeOrder({ idempotencyKey: attempt.key, customer, lines });
+      }
       if (result.order.status === 'expired' || result.order.status === 'cancelled') {
         // This cart and these details made an order before that can no longer be paid: start a new one.
         finishCheckoutAttempt();
@@ -268,6 +300,7 @@ export function useCheckout({ items, onClose, onCartOutdated }: Options) {
     /** Submits the details: checks them, then places the order. */
     submitDetails: form.handleSubmit(placeTheOrder, () => setProblem([])),
     problem,
+    holdLimit,
     busy,
     placed,
     replaced,
