@@ -1,8 +1,10 @@
+import { pruneExpiredSessions } from './auth/session.ts';
 import { openDb } from './db/client.ts';
 import { deliverPendingEmails } from './email/outbox.ts';
 import { readConfig } from './env.ts';
 import { pruneRateLimits } from './lib/rate-limit.ts';
 import { expireOverdueOrders } from './orders/expire.ts';
+import { prunePendingSubscribers } from './routes/newsletter.ts';
 import { sweepOrphanPhotos } from './trade-ins/photos.ts';
 
 /**
@@ -19,6 +21,8 @@ export async function runScheduledJobs(controller: ScheduledController, env: Env
   const emails = await deliverPendingEmails(db, config);
   const pruned = await pruneRateLimits(db, now);
   const swept = await sweepOrphanPhotos(db, env.IMAGES, now);
+  await prunePendingSubscribers(db, now);
+  await pruneExpiredSessions(db, now);
   console.log(
     `Scheduled run ${controller.cron}: ${expired} orders expired; e-mails ${JSON.stringify(emails)}; ${pruned} rate-limit counters pruned; ${swept} orphan trade-in photos deleted`,
   );

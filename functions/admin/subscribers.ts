@@ -1,11 +1,16 @@
-import { and, count, desc, eq, sql, asc } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { subscriberQuerySchema } from '../../src/features/admin/admin-api.ts';
 import type { Db } from '../db/client.ts';
 import { adminAudit, newsletterSubscribers, type UserRow } from '../db/schema.ts';
+import type { Config } from '../env.ts';
 import { ApiError } from '../lib/errors.ts';
+import { unsubscribeUrl } from '../routes/newsletter.ts';
 
-/** The newsletter's subscribers as the admin sees them: a searchable list, a CSV export, removal. */
+/**
+ * The newsletter's addresses as the admin sees them: a searchable list (subscribers and those still
+ * waiting to confirm), a CSV export of the confirmed ones, removal.
+ */
 
 export const SUBSCRIBERS_PAGE_SIZE = 50;
 
@@ -25,7 +30,12 @@ export async function listSubscribers(db: Db, { q, page }: z.output<typeof subsc
     db.select({ n: count() }).from(newsletterSubscribers).where(where),
   ]);
   return {
-    subscribers: rows.map((r) => ({ id: r.id, email: r.email, createdAt: r.createdAt.toISOString() })),
+    subscribers: rows.map((r) => ({
+      id: r.id,
+      email: r.email,
+      createdAt: r.createdAt.toISOString(),
+      confirmedAt: r.confirmedAt?.toISOString() ?? null,
+    })),
     page,
     pageSize: SUBSCRIBERS_PAGE_SIZE,
     total: total?.n ?? 0,
@@ -42,13 +52,20 @@ export function csvField(value: string): string {
   return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 
-/** Every subscriber, oldest first (by id), as CSV: `email,subscribed_at` (ISO 8601, UTC), lines ending CRLF. */
-export async function subscribersCsv(db: Db): Promise<string> {
+/**
+ * Every confirmed subscriber, oldest first (by id), as CSV: `email,subscribed_at,unsubscribe_url`
+ * (when they confirmed, ISO 8601 UTC; the link a marketing tool must put in what it sends), lines
+ * ending CRLF. Addresses still waiting gave no consent yet, so they are not in it.
+ */
+export async function subscribersCsv(db: Db, config: Config): Promise<string> {
   const rows = await db
-    .select({ email: newsletterSubscribers.email, createdAt: newsletterSubscribers.createdAt })
+    .select({ email: newsletterSubscribers.email, confirmedAt: newsletterSubscribers.confirmedAt })
     .from(newsletterSubscribers)
+    .where(isNotNull(newsletterSubscribers.confirmedAt))
     .orderBy(asc(newsletterSubscribers.id));
-  const lines = [['email', 'subscribed_at'], ...rows.map((r) => [r.email, r.createdAt.toISOString()])];
+  const lines = [['email', 'subscribed_at', 'unsubscribe_url']];
+  for (const { email, confirmedAt } of rows)
+    if (confirmedAt) lines.push([email, confirmedAt.toISOString(), await unsubscribeUrl(config, email)]);
   return lines.map((fields) => `${fields.map(csvField).join(',')}\r\n`).join('');
 }
 

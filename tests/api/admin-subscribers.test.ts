@@ -11,12 +11,16 @@ beforeAll(async () => {
   admin = await signedInAdmin();
 });
 
-/** Stores a subscriber as D1 would hold it, also an address the subscribe form would refuse; answers its id. */
-async function insertSubscriber(email: string, createdAt?: number): Promise<number> {
+/**
+ * Stores an address as D1 would hold it, also one the subscribe form would refuse; answers its id.
+ * Confirmed when it signed up unless `pending`.
+ */
+async function insertSubscriber(email: string, createdAt?: number, { pending = false } = {}): Promise<number> {
   const row = await env.DB.prepare(
-    'insert into newsletter_subscribers (email, created_at) values (?, coalesce(?, unixepoch())) returning id',
+    `insert into newsletter_subscribers (email, created_at, confirmed_at)
+     values (?1, coalesce(?2, unixepoch()), case when ?3 then null else coalesce(?2, unixepoch()) end) returning id`,
   )
-    .bind(email, createdAt ?? null)
+    .bind(email, createdAt ?? null, pending ? 1 : 0)
     .first<{ id: number }>();
   return row!.id;
 }
@@ -36,16 +40,17 @@ describe('GET /api/admin/subscribers', () => {
     const base = 1_700_000_000;
     const ids: number[] = [];
     for (let i = 0; i < 55; i++) ids.push(await insertSubscriber(`${tag}-${i}@example.com`, base + i * 60));
-    // One through the real form too.
-    expect((await postJson('/subscribe', { email: `${tag}-Form@Example.com` })).status).toBe(201);
+    // One through the real form too: waiting for its confirmation.
+    expect((await postJson('/subscribe', { email: `${tag}-Form@Example.com` })).status).toBe(202);
 
     const first = await list(`q=${tag.toUpperCase()}`);
     expect(first).toMatchObject({ page: 1, pageSize: 50, total: 56 });
-    expect(first.subscribers[0]).toMatchObject({ email: `${tag}-form@example.com` });
+    expect(first.subscribers[0]).toMatchObject({ email: `${tag}-form@example.com`, confirmedAt: null });
     expect(first.subscribers[1]).toEqual({
       id: ids[54],
       email: `${tag}-54@example.com`,
       createdAt: new Date((base + 54 * 60) * 1000).toISOString(),
+      confirmedAt: new Date((base + 54 * 60) * 1000).toISOString(),
     });
     expect(first.subscribers.slice(1).map((s) => s.id)).toEqual([...ids].reverse().slice(0, 49));
     const second = await list(`q=${tag}&page=2`);
@@ -63,7 +68,7 @@ describe('GET /api/admin/subscribers', () => {
 });
 
 describe('GET /api/admin/subscribers/export', () => {
-  it('answers every subscriber as RFC 4180 CSV, quoting what needs it and defusing formulas', async () => {
+  it('answers every confirmed subscriber as RFC 4180 CSV, quoting what needs it and defusing formulas', async () => {
     const at = 1_750_000_000;
     const iso = new Date(at * 1000).toISOString();
     const nasty = [
@@ -91,18 +96,49 @@ describe('GET /api/admin/subscribers/export', () => {
     expect([lagosToday, yesterday]).toContain(fileDay);
 
     const csv = await response.text();
-    expect(csv.startsWith('email,subscribed_at\r\n')).toBe(true);
+    expect(csv.startsWith('email,subscribed_at,unsubscribe_url\r\n')).toBe(true);
     expect(csv.endsWith('\r\n')).toBe(true);
-    for (const [, field] of nasty) expect(csv).toContain(`\r\n${field},${iso}\r\n`);
+    for (const [, field] of nasty) expect(csv).toContain(`\r\n${field},${iso},`);
     // Each row, read back with an RFC 4180 parser, is the stored address (with the guard's quote) and the time.
     const rows = parseCsv(csv);
-    expect(rows[0]).toEqual(['email', 'subscribed_at']);
-    const count = await env.DB.prepare('select count(*) as n from newsletter_subscribers').first<{ n: number }>();
+    expect(rows[0]).toEqual(['email', 'subscribed_at', 'unsubscribe_url']);
+    const count = await env.DB.prepare('select count(*) as n from newsletter_subscribers where confirmed_at is not null').first<{
+      n: number;
+    }>();
     expect(rows).toHaveLength(count!.n + 1);
     for (const [email] of nasty) {
       const guarded = /^[=+\-@\t\r]/.test(email) ? `'${email}` : email;
-      expect(rows).toContainEqual([guarded, iso]);
+      expect(rows).toContainEqual([
+        guarded,
+        iso,
+        expect.stringMatching(/^http:\/\/localhost:8787\/newsletter\/unsubscribe\?token=/),
+      ]);
     }
+  });
+
+  it('leaves out addresses that have not confirmed, and gives each subscriber a working unsubscribe link of their own', async () => {
+    const tag = `consent${crypto.randomUUID().slice(0, 6)}`;
+    const waiting = `${tag}-waiting@example.com`;
+    const viaForm = `${tag}-form@example.com`;
+    const leaving = `${tag}-leaving@example.com`;
+    const staying = `${tag}-staying@example.com`;
+    await insertSubscriber(waiting, undefined, { pending: true });
+    expect((await postJson('/subscribe', { email: viaForm })).status).toBe(202);
+    await insertSubscriber(leaving);
+    await insertSubscriber(staying);
+
+    const response = await admin.browser.get('/admin/subscribers/export');
+    const rows = parseCsv(await response.text()).filter((r) => r[0]?.startsWith(tag));
+    expect(rows.map((r) => r[0])).toEqual([leaving, staying]);
+    const link = new URL(rows[0]![2]!);
+    expect(link.pathname).toBe('/newsletter/unsubscribe');
+
+    const unsubscribe = await postJson('/newsletter/unsubscribe', { token: link.searchParams.get('token') });
+    expect(unsubscribe.status).toBe(200);
+    const left = await env.DB.prepare('select email from newsletter_subscribers where email like ? order by id')
+      .bind(`${tag}-%`)
+      .all<{ email: string }>();
+    expect(left.results.map((r) => r.email)).toEqual([waiting, viaForm, staying]);
   });
 });
 

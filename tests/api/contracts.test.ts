@@ -5,7 +5,7 @@ import { api } from '../../functions/index.ts';
 import { accountApi } from '../../src/features/account/account-api.ts';
 import { adminApi } from '../../src/features/admin/admin-api.ts';
 import { productApi } from '../../src/features/catalogue/product-api.ts';
-import { subscribeApi } from '../../src/features/newsletter/subscribe.ts';
+import { newsletterApi } from '../../src/features/newsletter/subscribe.ts';
 import { orderApi } from '../../src/features/orders/order-api.ts';
 import { installApi } from '../../src/features/pwa/install-api.ts';
 import { tradeInApi } from '../../src/features/trade-ins/trade-in-api.ts';
@@ -23,7 +23,7 @@ import { PNG, postTradeIn, SWAP_PS5, shopper, tradeInFields } from './trade-in-h
 const CONTRACTS: readonly Endpoint[] = [
   ...Object.values(productApi),
   ...Object.values(orderApi),
-  subscribeApi,
+  ...Object.values(newsletterApi),
   ...Object.values(accountApi),
   ...Object.values(installApi),
   ...Object.values(adminApi),
@@ -71,6 +71,20 @@ async function answer<E extends Endpoint>(endpoint: E, response: Response, statu
   const json: unknown = await response.json();
   expectFitsContract(endpoint, json);
   return json as AnswerOf<E>;
+}
+
+/** The tokens of the newest newsletter confirmation e-mail to `email`: its confirm and unsubscribe links'. */
+async function newsletterTokens(email: string) {
+  const row = await env.DB.prepare(
+    "SELECT text FROM email_outbox WHERE recipient = ? AND kind = 'newsletter_confirm' ORDER BY id DESC LIMIT 1",
+  )
+    .bind(email)
+    .first<{ text: string }>();
+  const text = row?.text ?? '';
+  const confirmToken = /\/newsletter\/confirm\?token=([\w.-]+)/.exec(text)?.[1];
+  const unsubscribeToken = /\/newsletter\/unsubscribe\?token=([\w.-]+)/.exec(text)?.[1];
+  expect(confirmToken && unsubscribeToken, text).toBeTruthy();
+  return { confirmToken, unsubscribeToken, confirm: { token: confirmToken } };
 }
 
 /** The endpoint's path under /api, for the test browsers (which add the /api). */
@@ -136,13 +150,21 @@ describe('API contracts', () => {
     expectFitsContract(orderApi.cancel, cancelled.json);
   });
 
-  it('newsletter: a new and a repeated address', async () => {
-    const first = await call(subscribeApi, { body: { email: 'contract@example.com' } });
-    expect(first.status).toBe(201);
-    expectFitsContract(subscribeApi, first.json);
-    const again = await call(subscribeApi, { body: { email: 'contract@example.com' } });
-    expect(again.status).toBe(200);
-    expectFitsContract(subscribeApi, again.json);
+  it('newsletter: a new and a repeated address, the confirmation link, unsubscribing', async () => {
+    const first = await call(newsletterApi.subscribe, { body: { email: 'contract@example.com' } });
+    expect(first.status).toBe(202);
+    expectFitsContract(newsletterApi.subscribe, first.json);
+    const again = await call(newsletterApi.subscribe, { body: { email: 'contract@example.com' } });
+    expect(again.status).toBe(202);
+    expectFitsContract(newsletterApi.subscribe, again.json);
+
+    const { confirmToken, unsubscribeToken } = await newsletterTokens('contract@example.com');
+    const confirmed = await call(newsletterApi.confirm, { body: { token: confirmToken } });
+    expect(confirmed.status).toBe(200);
+    expectFitsContract(newsletterApi.confirm, confirmed.json);
+    const unsubscribed = await call(newsletterApi.unsubscribe, { body: { token: unsubscribeToken } });
+    expect(unsubscribed.status).toBe(200);
+    expectFitsContract(newsletterApi.unsubscribe, unsubscribed.json);
   });
 
   it('install offer: check, dismiss, check again', async () => {
@@ -194,6 +216,14 @@ describe('API contracts', () => {
       await browser.post('/account/password', { currentPassword: PASSWORD, newPassword: 'contract passphrase 2' }),
     );
     await answer(accountApi.signOutOthers, await browser.post('/account/sign-out-others'));
+    // Where the account is signed in: a second browser's session, listed and ended from this one.
+    const other = new Browser();
+    await answer(accountApi.signIn, await other.post('/account/sign-in', { email, password: 'contract passphrase 2' }));
+    const { sessions } = await answer(accountApi.sessions, await browser.get('/account/sessions'));
+    const elsewhere = sessions.find((s) => !s.current);
+    expect(elsewhere).toBeDefined();
+    await answer(accountApi.endSession, await browser.post(fillPath(accountApi.endSession.path, { id: elsewhere!.id }).slice(4)));
+    await answer(accountApi.signOutAll, await browser.post('/account/sign-out-all'));
     await answer(accountApi.forgotPassword, await browser.post('/account/forgot-password', { email }), 202);
     await answer(
       accountApi.resetPassword,
@@ -269,6 +299,11 @@ describe('API contracts', () => {
     );
 
     await browser.post('/subscribe', { email: 'contract-admin@example.com' });
+    // Only confirmed addresses are subscribers (double opt-in).
+    await answer(
+      newsletterApi.confirm,
+      await browser.post(path(newsletterApi.confirm), (await newsletterTokens('contract-admin@example.com')).confirm),
+    );
     const list = await answer(adminApi.subscribers, await browser.get(`${path(adminApi.subscribers)}?q=contract-admin`));
     // The export is a CSV file, not JSON: its contract's response is the text.
     const csv = await browser.get(path(adminApi.exportSubscribers));

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { deflateSync } from 'node:zlib';
 import type { Page } from '@playwright/test';
 import { apiPost, newEmail, placeOrderAs, signedInUser, signIn, type TestUser, ADMIN } from './accounts.ts';
+import { querySql } from './d1.ts';
 import { expect, type TestDb, test } from './fixtures.ts';
 import { islandsHydrated } from './islands.ts';
 import { otherBrowser, quietServiceWorker } from './contexts.ts';
@@ -481,7 +482,15 @@ test('a shopper subscribes in the footer; the admin finds the address and export
   const form = shopper.locator('form[data-newsletter]');
   await form.getByLabel('Get deals and new arrivals by e-mail').fill(email);
   await form.getByRole('button', { name: 'Subscribe' }).click();
-  await expect(form.getByRole('status')).toHaveText('Thank you for subscribing!');
+  await expect(form.getByRole('status')).toHaveText('Check your inbox to confirm your subscription.');
+  // The e-mailed link's page: only a confirmed address is exported.
+  const [mail] = querySql<{ text: string }>(
+    `select text from email_outbox where recipient = '${email}' and kind = 'newsletter_confirm'`,
+  );
+  const confirm = new URL(/https?:\/\/\S+\/newsletter\/confirm\?token=\S+/.exec(mail!.text)![0]);
+  await shopper.goto(`${confirm.pathname}${confirm.search}`);
+  await shopper.getByRole('button', { name: 'Confirm my subscription' }).click();
+  await expect(shopper.getByRole('heading', { name: 'You are subscribed' })).toBeVisible();
   await shopper.context().close();
 
   await signIn(page, ADMIN.email, ADMIN.password);
@@ -498,7 +507,9 @@ test('a shopper subscribes in the footer; the admin finds the address and export
   expect(file.suggestedFilename()).toMatch(/subscribers.*\.csv$/);
   const csv = await readFile((await file.path())!, 'utf8');
   const rows = csv.split('\r\n');
-  expect(rows[0]).toBe('email,subscribed_at');
+  expect(rows[0]).toBe('email,subscribed_at,unsubscribe_url');
   const row = rows.find((r) => r.startsWith(`${email},`));
-  expect(row, `${email} in the export`).toMatch(/,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
+  expect(row, `${email} in the export`).toMatch(
+    /,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z,https?:\/\/\S+\/newsletter\/unsubscribe\?token=\S+$/,
+  );
 });

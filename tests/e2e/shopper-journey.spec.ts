@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { querySql } from './d1.ts';
 import { expect, test } from './fixtures.ts';
 import { islandsHydrated } from './islands.ts';
 
@@ -173,7 +174,9 @@ test('an unknown path shows the home content with status 404', async ({ page }) 
   await expect(page.getByText('We could not find that page.')).toBeVisible();
 });
 
-test('the footer newsletter answers with the specified messages', async ({ page }) => {
+test('the footer newsletter says to check the inbox; the e-mailed links confirm and unsubscribe with one press', async ({
+  page,
+}) => {
   await page.goto('/about');
   const form = page.locator('form[data-newsletter]');
   await form.getByRole('button', { name: 'Subscribe' }).click();
@@ -181,9 +184,41 @@ test('the footer newsletter answers with the specified messages', async ({ page 
   await form.getByRole('textbox').fill('not-an-email');
   await form.getByRole('button', { name: 'Subscribe' }).click();
   await expect(form.getByRole('status')).toHaveText('Please enter a valid email address');
-  await form.getByRole('textbox').fill(`shopper+${Date.now()}@example.com`);
+  const email = `shopper+${Date.now()}@example.com`;
+  await form.getByRole('textbox').fill(email);
   await form.getByRole('button', { name: 'Subscribe' }).click();
-  await expect(form.getByRole('status')).toHaveText('Thank you for subscribing!');
+  await expect(form.getByRole('status')).toHaveText('Check your inbox to confirm your subscription.');
+  const subscriber = () =>
+    querySql<{ confirmed: number }>(
+      `select confirmed_at is not null as confirmed from newsletter_subscribers where email = '${email}'`,
+    );
+  expect(subscriber()).toEqual([{ confirmed: 0 }]);
+
+  const [mail] = querySql<{ text: string }>(
+    `select text from email_outbox where recipient = '${email}' and kind = 'newsletter_confirm'`,
+  );
+  const links = [...mail!.text.matchAll(/https?:\/\/\S+\/newsletter\/(?:confirm|unsubscribe)\?token=\S+/g)].map(
+    (m) => new URL(m[0]),
+  );
+  const confirm = links.find((l) => l.pathname === '/newsletter/confirm')!;
+  const unsubscribe = links.find((l) => l.pathname === '/newsletter/unsubscribe')!;
+
+  // Opening the link (as a mail scanner does) confirms nothing; the button does, without JavaScript.
+  await page.goto(`${confirm.pathname}${confirm.search}`);
+  expect(subscriber()).toEqual([{ confirmed: 0 }]);
+  await page.getByRole('button', { name: 'Confirm my subscription' }).click();
+  await expect(page.getByRole('heading', { name: 'You are subscribed' })).toBeVisible();
+  expect(subscriber()).toEqual([{ confirmed: 1 }]);
+
+  // The same link again: spent.
+  await page.goto(`${confirm.pathname}${confirm.search}`);
+  await page.getByRole('button', { name: 'Confirm my subscription' }).click();
+  await expect(page.getByRole('heading', { name: 'This link has expired' })).toBeVisible();
+
+  await page.goto(`${unsubscribe.pathname}${unsubscribe.search}`);
+  await page.getByRole('button', { name: 'Unsubscribe' }).click();
+  await expect(page.getByRole('heading', { name: 'You are unsubscribed' })).toBeVisible();
+  expect(subscriber()).toEqual([]);
 });
 
 test('the mobile menu offers payment methods and the six categories @phone', async ({ page }) => {

@@ -19,7 +19,7 @@ export const adminSubscribersRoute = new Hono<SignedInEnv>()
     reply(c, adminApi.subscribers, await listSubscribers(c.var.db, c.req.valid('query'))),
   )
   .get('/export', async (c) =>
-    c.body(await subscribersCsv(c.var.db), 200, {
+    c.body(await subscribersCsv(c.var.db, c.var.config), 200, {
       'content-type': 'text/csv; charset=utf-8',
       'content-disposition': `attachment; filename="${exportFileName()}"`,
     }),

@@ -12,7 +12,10 @@ interface Subscriber {
   email: string;
 }
 
-/** Newsletter subscribers: search, page, export as CSV, unsubscribe one. */
+/**
+ * Newsletter addresses: search, page, export the confirmed ones as CSV, unsubscribe one. An address
+ * that has not opened its confirmation link yet is shown as waiting: it gets no newsletter.
+ */
 export function SubscribersScreen({ route }: { route: AdminRoute }) {
   const query = listQuery(route);
   const { loaded, reload } = useAdminData((signal) => adminCall(adminApi.subscribers, { query, signal }), adminHref(route));
@@ -56,7 +59,8 @@ export function SubscribersScreen({ route }: { route: AdminRoute }) {
                 <thead>
                   <tr>
                     <th scope="col">E-mail</th>
-                    <th scope="col">Subscribed</th>
+                    <th scope="col">Signed up</th>
+                    <th scope="col">Status</th>
                     <th scope="col">
                       <span className="visually-hidden">Actions</span>
                     </th>
@@ -68,6 +72,15 @@ export function SubscribersScreen({ route }: { route: AdminRoute }) {
                       <th scope="row">{s.email}</th>
                       <td>
                         <time dateTime={s.createdAt}>{formatLagosTime(s.createdAt)}</time>
+                      </td>
+                      <td>
+                        {s.confirmedAt ? (
+                          <>
+                            Confirmed <time dateTime={s.confirmedAt}>{formatLagosTime(s.confirmedAt)}</time>
+                          </>
+                        ) : (
+                          <span className="muted">Waiting for confirmation</span>
+                        )}
                       </td>
                       <td>
                         <button

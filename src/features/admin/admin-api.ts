@@ -180,13 +180,42 @@ export type AdminProductSummary = z.infer<typeof adminProductSummarySchema>;
 
 export const adminProductListSchema = z.object({ products: z.array(adminProductSummarySchema), ...paging });
 
+/**
+ * The rating and review count a product had before this store sold it (its data file's, or
+ * what the admin copies from the maker's or a marketplace's page): its history. Shoppers see
+ * it with this store's own reviews added (weighted by count); nobody sets what they see.
+ * Absent from an edit: left as they are.
+ */
+export const catalogueRatingFields = {
+  catalogueRating: z
+    .number({ error: 'A number from 0 to 5' })
+    .min(0, 'A number from 0 to 5')
+    .max(5, 'A number from 0 to 5')
+    .optional(),
+  catalogueReviews: z
+    .number({ error: 'A whole number' })
+    .int('A whole number')
+    .min(0, 'Zero or more')
+    .max(100_000_000, 'At most 100,000,000')
+    .optional(),
+};
+
+/** POST /api/admin/products: the form, with the catalogue's rating history if the admin gave one. */
+export const createProductSchema = z.intersection(productInputSchema, z.object(catalogueRatingFields));
+export type AdminProductInput = z.infer<typeof createProductSchema>;
+/** What the form holds before parsing. */
+export type AdminProductInputDraft = z.input<typeof createProductSchema>;
+
 /** A product as the admin form edits it (naira, as typed), with what only the Worker sets. */
 export const adminProductDetailSchema = z.object({
   id: z.string(),
   form: productInputSchema,
   active: z.boolean(),
+  /** What shoppers see: the catalogue's history with this store's reviews added. */
   rating: z.number(),
   reviews: count,
+  catalogueRating: z.number(),
+  catalogueReviews: count,
   /** The version an edit must name (409 `product_changed` when someone saved it meanwhile). */
   version: z.string(),
   /** True when orders refer to it: deleting it archives it instead of erasing it. */
@@ -196,7 +225,7 @@ export const adminProductDetailSchema = z.object({
 export type AdminProductDetail = z.infer<typeof adminProductDetailSchema>;
 
 /** PUT /api/admin/products/:id: the form, and the version it was loaded at. */
-export const updateProductSchema = z.intersection(productInputSchema, z.object({ version }));
+export const updateProductSchema = z.intersection(productInputSchema, z.object({ ...catalogueRatingFields, version }));
 
 export const deleteProductAnswerSchema = z.object({
   /** Erased (never ordered), or archived (kept for the orders that name it, gone from the shop). */
@@ -210,7 +239,15 @@ export const uploadedImageSchema = z.object({ url: z.string(), contentType: z.st
 
 export const subscriberQuerySchema = z.object({ q: search, page });
 export const subscriberListSchema = z.object({
-  subscribers: z.array(z.object({ id: z.number().int(), email: z.string(), createdAt: instant })),
+  subscribers: z.array(
+    z.object({
+      id: z.number().int(),
+      email: z.string(),
+      createdAt: instant,
+      /** When the address confirmed through the e-mailed link; null: still waiting, not a subscriber yet. */
+      confirmedAt: instant.nullable(),
+    }),
+  ),
   ...paging,
 });
 
@@ -339,7 +376,7 @@ export const adminApi = {
   createProduct: endpoint({
     method: 'POST',
     path: '/api/admin/products',
-    body: productInputSchema,
+    body: createProductSchema,
     response: adminProductDetailSchema,
   }),
   updateProduct: endpoint({
@@ -367,7 +404,7 @@ export const adminApi = {
   tradeInPhoto: endpoint({ method: 'GET', path: '/api/admin/trade-ins/:reference/photos/:index', response: z.unknown() }),
 
   subscribers: endpoint({ method: 'GET', path: '/api/admin/subscribers', response: subscriberListSchema }),
-  /** text/csv, not JSON: every subscriber (the contract's response is the file's text). */
+  /** text/csv, not JSON: every confirmed subscriber with their unsubscribe link (the contract's response is the file's text). */
   exportSubscribers: endpoint({ method: 'GET', path: '/api/admin/subscribers/export', response: z.string() }),
   removeSubscriber: endpoint({
     method: 'DELETE',
