@@ -9,7 +9,11 @@ import { UPLOADED_IMAGE_PATTERN } from '../src/features/catalogue/product.ts';
 /** Where uploaded images are served; Cloudflare's static assets have no file there, so the Worker answers. */
 export const UPLOADS_PREFIX = '/images/uploads/';
 
-/** The types an upload may be, by the extension its key gets. */
+/**
+ * The types an upload is served as, by the extension its key gets. Uploads are raster images
+ * only since 2026-11-24 (decision 018); SVGs uploaded before are still served, under
+ * UPLOADED_IMAGE_CSP, so products that show one keep their picture.
+ */
 export const IMAGE_TYPES = {
   jpg: 'image/jpeg',
   png: 'image/png',
@@ -17,6 +21,8 @@ export const IMAGE_TYPES = {
   svg: 'image/svg+xml',
 } as const;
 export type ImageExtension = keyof typeof IMAGE_TYPES;
+/** What an admin may upload now, and a trade-in photo may be. */
+export type RasterExtension = Exclude<ImageExtension, 'svg'>;
 
 /**
  * What an uploaded image may do when opened on its own (an SVG is a document): load nothing,

@@ -4,7 +4,9 @@ import { detectImageType, readLimited } from '../admin/images.ts';
 import type { Db } from '../db/client.ts';
 import { tradeInPhotos } from '../db/schema.ts';
 import { IMAGE_TYPES, UPLOADED_IMAGE_CSP } from '../images.ts';
+import { drainReader } from '../lib/drain.ts';
 import { ApiError } from '../lib/errors.ts';
+import { type MultipartPart, type MultipartProblem, MultipartRefused, multipartBoundary, readMultipart } from './multipart.ts';
 
 /**
  * A trade-in's photos: read from the request with the form's fields, checked (at most
@@ -18,6 +20,21 @@ export const PHOTOS_PREFIX = 'trade-ins/';
 
 /** What a submission may weigh: the photos and some room for the fields and the multipart framing. */
 export const MAX_SUBMISSION_BYTES = MAX_TRADE_IN_PHOTOS * MAX_PHOTO_BYTES + 256 * 1024;
+
+/**
+ * The form's fields as JSON (the `request` part, or the whole body without photos). The schema
+ * caps every field (a 500-character note is the longest); this leaves room for JSON's escapes.
+ */
+export const MAX_FIELDS_BYTES = 16 * 1024;
+
+/**
+ * Parts of a multipart submission: the `request`, MAX_TRADE_IN_PHOTOS photos and one more, so
+ * that a fifth photo is told "at most 4 photos" rather than "too many parts".
+ */
+export const MAX_SUBMISSION_PARTS = MAX_TRADE_IN_PHOTOS + 2;
+
+/** A part's header block: its name, file name and type (a browser writes a few hundred bytes). */
+const MAX_PART_HEADER_BYTES = 8 * 1024;
 
 /** Photos nobody's row names are deleted once they are this old (a submission takes seconds). */
 export const ORPHAN_PHOTO_AGE_MS = 60 * 60 * 1000;
@@ -43,14 +60,18 @@ const tooLarge = () =>
     { field: 'photos', message: `At most ${MAX_TRADE_IN_PHOTOS} photos of ${MB} MB each` },
   ]);
 const unreadable = (message: string, field = '(body)') => new ApiError(400, 'invalid_request', message, [{ field, message }]);
+const photoName = (index: number, filename: string | undefined) =>
+  `Photo ${index + 1}${filename ? ` (${filename.slice(0, 60)})` : ''}`;
 
 /**
  * Reads a submission: multipart/form-data with a `request` part (the fields as JSON) and up to
- * MAX_TRADE_IN_PHOTOS `photos` parts, or plain JSON (the fields, no photos). The body is
- * counted as it streams and refused past MAX_SUBMISSION_BYTES.
+ * MAX_TRADE_IN_PHOTOS `photos` parts, or plain JSON (the fields, no photos). The body is read
+ * as it streams and refused at the first part past a limit (their number, a field's or a
+ * photo's size, the whole body), before anything more is kept; the rest is drained unread.
  */
 export async function readSubmission(request: Request): Promise<Submission> {
-  const type = (request.headers.get('content-type') ?? '').toLowerCase();
+  const contentType = request.headers.get('content-type') ?? '';
+  const type = contentType.toLowerCase();
   const multipart = type.startsWith('multipart/form-data');
   if (!multipart && !type.startsWith('application/json')) {
     throw new ApiError(
@@ -59,34 +80,83 @@ export async function readSubmission(request: Request): Promise<Submission> {
       'Send the trade-in as multipart/form-data (a `request` part and `photos`) or as JSON without photos.',
     );
   }
-  if (Number(request.headers.get('content-length') ?? '0') > MAX_SUBMISSION_BYTES) throw tooLarge();
-  const bytes = await readLimited(request.body, MAX_SUBMISSION_BYTES);
-  if (bytes === 'too_large') throw tooLarge();
+  const declaredLength = Number(request.headers.get('content-length') ?? '0');
 
-  if (!multipart) return { fields: parseJson(new TextDecoder().decode(bytes)), photos: [] };
+  if (!multipart) {
+    if (declaredLength > MAX_FIELDS_BYTES) throw fieldsTooLarge('(body)');
+    const bytes = await readLimited(request.body, MAX_FIELDS_BYTES);
+    if (bytes === 'too_large') throw fieldsTooLarge('(body)');
+    return { fields: parseJson(new TextDecoder().decode(bytes)), photos: [] };
+  }
 
-  let form: FormData;
+  if (declaredLength > MAX_SUBMISSION_BYTES) throw tooLarge();
+  const boundary = multipartBoundary(contentType);
+  if (!boundary || !request.body) throw unreadable('The form could not be read: send it as multipart/form-data.');
+  const reader = request.body.getReader();
+  const progress = { bytesRead: 0 };
+  let photoCount = 0;
+  let parts: MultipartPart[];
   try {
-    form = await new Response(bytes, { headers: { 'content-type': request.headers.get('content-type')! } }).formData();
-  } catch {
-    throw unreadable('The form could not be read: send it as multipart/form-data.');
+    parts = await readMultipart(
+      reader,
+      boundary,
+      { maxParts: MAX_SUBMISSION_PARTS, maxBodyBytes: MAX_SUBMISSION_BYTES, maxHeaderBytes: MAX_PART_HEADER_BYTES },
+      ({ name }) => {
+        if (name !== 'photos') return MAX_FIELDS_BYTES;
+        if (++photoCount > MAX_TRADE_IN_PHOTOS) {
+          throw new ApiError(400, 'invalid_request', `At most ${MAX_TRADE_IN_PHOTOS} photos.`, [
+            { field: 'photos', message: `Choose at most ${MAX_TRADE_IN_PHOTOS} photos` },
+          ]);
+        }
+        return MAX_PHOTO_BYTES;
+      },
+      progress,
+    );
+  } catch (err) {
+    await drainReader(reader, progress.bytesRead);
+    throw err instanceof MultipartRefused ? refusalFor(err.problem, photoCount - 1) : err;
   }
-  const fieldsPart = form.get('request');
-  if (fieldsPart === null) throw unreadable('The form is missing: send its fields as JSON in a `request` part.', 'request');
-  const fields = parseJson(typeof fieldsPart === 'string' ? fieldsPart : await fieldsPart.text());
 
-  const files = form.getAll('photos');
-  if (files.length > MAX_TRADE_IN_PHOTOS) {
-    throw new ApiError(400, 'invalid_request', `At most ${MAX_TRADE_IN_PHOTOS} photos.`, [
-      { field: 'photos', message: `Choose at most ${MAX_TRADE_IN_PHOTOS} photos` },
-    ]);
-  }
+  const fieldsPart = parts.find((p) => p.name === 'request');
+  if (fieldsPart === undefined) throw unreadable('The form is missing: send its fields as JSON in a `request` part.', 'request');
+  const fields = parseJson(new TextDecoder().decode(fieldsPart.bytes));
+
   const photos: Photo[] = [];
-  for (const [index, file] of files.entries()) {
-    if (typeof file === 'string') throw unreadable('A photo must be a file.', `photos.${index}`);
-    photos.push(await checkPhoto(file, index));
+  for (const [index, part] of parts.filter((p) => p.name === 'photos').entries()) {
+    if (part.filename === undefined) throw unreadable('A photo must be a file.', `photos.${index}`);
+    photos.push(checkPhoto(part, index));
   }
   return { fields, photos };
+}
+
+function fieldsTooLarge(field: string) {
+  const message = `The form's fields are at most ${MAX_FIELDS_BYTES / 1024} KB`;
+  return new ApiError(413, 'payload_too_large', `${message}.`, [{ field, message }]);
+}
+
+/** The API's answer to a body the multipart reader refused. */
+function refusalFor(problem: MultipartProblem, photoIndex: number): ApiError {
+  switch (problem.kind) {
+    case 'too_many_parts': {
+      const message = `A trade-in form has at most ${MAX_SUBMISSION_PARTS} parts: its fields and up to ${MAX_TRADE_IN_PHOTOS} photos`;
+      return new ApiError(413, 'too_many_parts', `${message}.`, [{ field: '(body)', message }]);
+    }
+    case 'part_too_large': {
+      if (problem.name !== 'photos') return fieldsTooLarge(problem.name.slice(0, 60));
+      return photoTooLarge(photoIndex, problem.filename);
+    }
+    case 'body_too_large':
+      return tooLarge();
+    case 'malformed':
+      return unreadable(`The form could not be read (${problem.reason}): send it as multipart/form-data.`);
+  }
+}
+
+function photoTooLarge(index: number, filename: string | undefined) {
+  const name = photoName(index, filename);
+  return new ApiError(413, 'payload_too_large', `${name} is larger than ${MB} MB.`, [
+    { field: `photos.${index}`, message: `${name} is larger than ${MB} MB` },
+  ]);
 }
 
 function parseJson(text: string): unknown {
@@ -98,28 +168,24 @@ function parseJson(text: string): unknown {
 }
 
 /** One photo: size, and type by its content (the declared type must agree). */
-async function checkPhoto(file: File, index: number): Promise<Photo> {
+function checkPhoto(part: MultipartPart, index: number): Photo {
   const field = `photos.${index}`;
-  const name = `Photo ${index + 1}${file.name ? ` (${file.name.slice(0, 60)})` : ''}`;
-  if (file.size === 0) throw new ApiError(400, 'invalid_request', `${name} is empty.`, [{ field, message: `${name} is empty` }]);
-  if (file.size > MAX_PHOTO_BYTES) {
-    throw new ApiError(413, 'payload_too_large', `${name} is larger than ${MB} MB.`, [
-      { field, message: `${name} is larger than ${MB} MB` },
-    ]);
-  }
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  const detected = detectImageType(bytes);
+  const name = photoName(index, part.filename);
+  if (part.bytes.byteLength === 0)
+    throw new ApiError(400, 'invalid_request', `${name} is empty.`, [{ field, message: `${name} is empty` }]);
+  if (part.bytes.byteLength > MAX_PHOTO_BYTES) throw photoTooLarge(index, part.filename);
+  const detected = detectImageType(part.bytes);
   const extension = PHOTO_EXTENSIONS.find((e) => e === detected);
   const refused = (message: string): never => {
     throw new ApiError(415, 'unsupported_image', `${name}: ${message}.`, [{ field, message: `${name}: ${message}` }]);
   };
   if (!extension) return refused('not a JPEG, PNG or WebP photo');
   const contentType = IMAGE_TYPES[extension];
-  const declared = file.type.toLowerCase();
+  const declared = part.contentType;
   if (declared && declared !== contentType && !(extension === 'jpg' && declared === 'image/jpg')) {
     return refused(`its content is ${contentType} but it was sent as ${declared}`);
   }
-  return { bytes, extension, contentType };
+  return { bytes: part.bytes, extension, contentType };
 }
 
 /** Stores the photos under the request's id; all or none (the ones stored are deleted when one fails). */

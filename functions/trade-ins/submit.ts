@@ -8,6 +8,7 @@ import { tradeInReceivedEmail } from '../email/trade-in-messages.ts';
 import type { Config } from '../env.ts';
 import { newTradeInReference } from '../lib/crypto.ts';
 import { ApiError } from '../lib/errors.ts';
+import { allowEmailTo } from '../lib/rate-limit.ts';
 import { deletePhotos, type Photo, storePhotos } from './photos.ts';
 import { toTradeInView } from './view.ts';
 
@@ -15,6 +16,8 @@ import { toTradeInView } from './view.ts';
  * Stores a trade-in request: its photos in R2 first, then one D1 batch with the request, its
  * photos' rows, the first history row and the confirmation e-mail. If the batch fails the
  * photos are deleted (and the cron sweeps any a crash left), so a request is never half-stored.
+ * The e-mail goes to whatever address was typed, so it is left out past the per-recipient limit
+ * (RATE_LIMIT_EMAIL_RECIPIENT): the request is still taken, and the answer is the same.
  */
 export async function submitTradeIn(
   db: Db,
@@ -24,6 +27,8 @@ export async function submitTradeIn(
   photos: readonly Photo[],
   userId: string | null,
   now = new Date(),
+  // Decided once: a retry after a reference collision must not count the address twice.
+  confirmByEmail?: boolean,
 ): Promise<TradeInView> {
   // D1 keeps whole seconds: the answer must equal the request read back later.
   now = new Date(Math.floor(now.getTime() / 1000) * 1000);
@@ -57,6 +62,7 @@ export async function submitTradeIn(
     createdAt: now,
     updatedAt: now,
   };
+  const emailAllowed = confirmByEmail ?? (await allowEmailTo(db, config, request.contact.email, 'trade_in'));
   const stored = await storePhotos(bucket, id, photos);
   const view = toTradeInView(row, {
     photos: stored.length,
@@ -76,7 +82,7 @@ export async function submitTradeIn(
         actorUserId: userId,
         createdAt: now,
       }),
-      queueEmail(db, tradeInReceivedEmail(view, config.SITE_URL)),
+      ...(emailAllowed ? [queueEmail(db, tradeInReceivedEmail(view, config.SITE_URL))] : []),
     ]);
   } catch (err) {
     await deletePhotos(
@@ -85,7 +91,7 @@ export async function submitTradeIn(
     );
     // 50 random bits collided: try once more with a new reference.
     if (isUniqueViolation(constraintViolation(err), tradeIns.reference)) {
-      return submitTradeIn(db, bucket, config, request, photos, userId, now);
+      return submitTradeIn(db, bucket, config, request, photos, userId, now, emailAllowed);
     }
     throw err;
   }

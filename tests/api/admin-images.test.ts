@@ -59,6 +59,13 @@ async function sha256(bytes: Uint8Array) {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+/** An SVG put in R2 as the upload did before decision 018's amendment (2026-11-24); answers its URL. */
+async function storedBeforeTheAmendment(bytes: Uint8Array) {
+  const key = `${await sha256(bytes)}.svg`;
+  await env.IMAGES.put(key, bytes, { httpMetadata: { contentType: 'image/svg+xml' } });
+  return `/images/uploads/${key}`;
+}
+
 /** A request for an uploaded image, answered as the Worker answers it. */
 function viaWorker(path: string, init: RequestInit = {}) {
   return serveUploadedImage(new Request(`http://localhost:8787${path}`, init), env.IMAGES);
@@ -76,7 +83,7 @@ describe('POST /api/admin/images', () => {
     ['a PNG', PNG, 'image/png', 'png'],
     ['a JPEG', JPEG, 'image/jpeg', 'jpg'],
     ['a WebP', WEBP, 'image/webp', 'webp'],
-    ['an SVG', SVG, 'image/svg+xml; charset=utf-8', 'svg'],
+    ['a JPEG declared with parameters', JPEG, 'image/jpeg; charset=binary', 'jpg'],
   ])('stores %s under the hash of its bytes', async (_name, bytes, declared, extension) => {
     const response = await upload(bytes, declared);
     expect(response.status, await response.clone().text()).toBe(201);
@@ -92,19 +99,19 @@ describe('POST /api/admin/images', () => {
   });
 
   it('the same file twice is one object at one URL', async () => {
-    const bytes = utf8('<svg xmlns="http://www.w3.org/2000/svg"><circle r="1"/></svg>');
+    const bytes = new Uint8Array([...PNG, 0x74, 0x77, 0x69, 0x63, 0x65]);
     const before = await storedKeys();
-    const first = (await (await upload(bytes, 'image/svg+xml')).json()) as { url: string };
-    const second = (await (await upload(bytes, 'image/svg+xml')).json()) as { url: string };
+    const first = (await (await upload(bytes, 'image/png')).json()) as { url: string };
+    const second = (await (await upload(bytes, 'image/png')).json()) as { url: string };
     expect(second.url).toBe(first.url);
-    const key = `${await sha256(bytes)}.svg`;
+    const key = `${await sha256(bytes)}.png`;
     expect(before).not.toContain(key);
     expect(await storedKeys()).toEqual([...before, key].sort());
   });
 
   it.each([
     ['a PNG sent as a JPEG', PNG, 'image/jpeg'],
-    ['an SVG sent as a PNG', SVG, 'image/png'],
+    ['a JPEG sent as an SVG', JPEG, 'image/svg+xml'],
     ['a PNG without a content-type', PNG, undefined],
     ['plain text', utf8('just some text, not an image'), 'image/png'],
     ['HTML sent as SVG', utf8('<!DOCTYPE html><html><body><svg></svg></body></html>'), 'image/svg+xml'],
@@ -181,11 +188,45 @@ describe('POST /api/admin/images', () => {
       'an entity declaration',
       '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY x "y">]><svg xmlns="http://www.w3.org/2000/svg">&x;</svg>',
     ],
-  ])('refuses an SVG with %s (400 naming file) and stores nothing', async (_name, text) => {
+  ])('refuses an SVG with %s (400 naming file, as any SVG) and stores nothing', async (_name, text) => {
     const before = await storedKeys();
     const error = await expectRefused(await upload(utf8(text), 'image/svg+xml'), 400);
     expect(error.code).toBe('unsafe_image');
     expect(await storedKeys()).toEqual(before);
+  });
+
+  describe('SVG is refused whatever it holds (issue 20, finding 9; decision 018)', () => {
+    /** What D1 holds that an upload could write: the audit trail and the catalogue's images. */
+    async function d1Rows() {
+      return env.DB.prepare(
+        'select (select count(*) from admin_audit) audit, (select count(*) from products) products, (select group_concat(image) from products) images',
+      ).first();
+    }
+
+    it.each([
+      [
+        'an entity-encoded javascript: in an <animate> (the filter bypass)',
+        '<svg xmlns="http://www.w3.org/2000/svg"><a><animate attributeName="href" values="&#106;avascript:alert(document.domain)"/><rect width="10" height="10"/></a></svg>',
+        'image/svg+xml',
+      ],
+      [
+        'a hex-entity javascript: set on an <a> by <set>',
+        '<svg xmlns="http://www.w3.org/2000/svg"><a><set attributeName="href" to="&#x6a;avascript&#x3a;alert(1)"/><text y="20">tap</text></a></svg>',
+        'image/svg+xml',
+      ],
+      ['a plain drawing', '<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"><circle r="1"/></svg>', 'image/svg+xml'],
+      ['an SVG with a declaration and a doctype', new TextDecoder().decode(SVG), 'image/svg+xml; charset=utf-8'],
+      ['an SVG sent as a PNG', new TextDecoder().decode(SVG), 'image/png'],
+    ])('refuses %s: 400 naming file, nothing in R2 or D1', async (_name, text, declared) => {
+      const before = await storedKeys();
+      const rows = await d1Rows();
+      const error = await expectRefused(await upload(utf8(text), declared), 400);
+      expect(error.code).toBe('unsafe_image');
+      expect(error.message).toMatch(/SVG/);
+      expect(error.message).toMatch(/JPEG, PNG or WebP/);
+      expect(await storedKeys()).toEqual(before);
+      expect(await d1Rows()).toEqual(rows);
+    });
   });
 
   it('guests get 401, customers 403, a cross-site post 403; nothing is stored', async () => {
@@ -210,9 +251,12 @@ describe('GET /images/uploads/<key>', () => {
     ['a PNG', PNG, 'image/png'],
     ['a JPEG', JPEG, 'image/jpeg'],
     ['a WebP', WEBP, 'image/webp'],
-    ['an SVG', SVG, 'image/svg+xml'],
+    ['an SVG uploaded before SVG was refused', SVG, 'image/svg+xml'],
   ])('serves %s with its type, a year of caching, nosniff and a sandboxing CSP; 304 for its ETag', async (_name, bytes, type) => {
-    const { url } = (await (await upload(bytes, type)).json()) as { url: string };
+    const url =
+      type === 'image/svg+xml'
+        ? await storedBeforeTheAmendment(bytes)
+        : ((await (await upload(bytes, type)).json()) as { url: string }).url;
     const response = await viaWorker(url);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe(type);

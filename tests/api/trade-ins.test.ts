@@ -132,7 +132,9 @@ describe('sending a request', () => {
     const browser = new Browser();
     const up = await browser.post('/account/sign-up', { email, password: 'correct horse battery' });
     expect(up.status).toBe(202);
-    expect((await browser.post('/account/verify-email', { token: await linkToken(email, 'verify') })).status).toBe(200);
+    // Proving the address takes the account's password too (issue 20, finding 1).
+    const token = await linkToken(email, 'verify');
+    expect((await browser.post('/account/verify-email', { token, password: 'correct horse battery' })).status).toBe(200);
     expect((await browser.post('/account/sign-in', { email, password: 'correct horse battery' })).status).toBe(200);
     const mine = (await (await browser.get('/account/trade-ins')).json()) as { tradeIns: TradeInView[] };
     expect(mine.tradeIns.map((t) => t.reference)).toEqual([tradeIn.reference]);
@@ -222,10 +224,39 @@ describe('photos', () => {
 
   it('refuses a body over the whole limit as it streams', async () => {
     const before = await stored();
+    // Every part within its own limit, the body past the whole: 21 MB of junk before the first part.
+    const boundary = '----gts-padded';
+    const junk = new Uint8Array(256 * 1024).fill(0x61);
+    const form = new TextEncoder().encode(
+      `\r\n--${boundary}\r\ncontent-disposition: form-data; name="request"\r\n\r\n${JSON.stringify(tradeInFields())}\r\n--${boundary}--\r\n`,
+    );
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= 21 * 1024 * 1024) {
+          controller.enqueue(form);
+          return controller.close();
+        }
+        controller.enqueue(junk);
+        sent += junk.byteLength;
+      },
+    });
+    const response = await shopper().request('/api/trade-ins', {
+      method: 'POST',
+      headers: { origin: 'http://localhost:8787', 'content-type': `multipart/form-data; boundary=${boundary}` },
+      body,
+    });
+    const error = await refusal(response, 413);
+    expect(error.code).toBe('payload_too_large');
+    expect(await stored()).toEqual(before);
+  });
+
+  it('refuses a fifth large photo at its headers, before its bytes (400 naming photos)', async () => {
+    const before = await stored();
     const photos = Array.from({ length: 4 }, () => ({ bytes: big(5 * 1024 * 1024), type: 'image/jpeg' }));
     photos.push({ bytes: big(1024 * 1024), type: 'image/jpeg' });
-    const error = await refusal(await postTradeIn(tradeInFields(), photos), 413);
-    expect(error.code).toBe('payload_too_large');
+    const error = await refusal(await postTradeIn(tradeInFields(), photos), 400);
+    expect(error.issues?.map((i) => i.field)).toEqual(['photos']);
     expect(await stored()).toEqual(before);
   });
 
@@ -591,6 +622,130 @@ describe('an accepted swap becomes an order', () => {
       .bind(cash.reference, tradeIn.reference, reference)
       .first<{ n: number }>();
     expect(orders!.n).toBe(0);
+  });
+});
+
+describe('the form’s parts (issue 20, finding 11)', () => {
+  const ORIGIN_HEADER = { origin: 'http://localhost:8787' };
+  const BOUNDARY = '----gts-attack-boundary';
+  const encoder = new TextEncoder();
+  const textPart = (name: string, value: string) =>
+    `--${BOUNDARY}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+  /** A multipart body written by hand, as a script would send it (FormData would take minutes to build 100,000 parts). */
+  const multipart = (parts: string) =>
+    shopper().request('/api/trade-ins', {
+      method: 'POST',
+      headers: { ...ORIGIN_HEADER, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+      body: encoder.encode(`${parts}--${BOUNDARY}--\r\n`),
+    });
+
+  it('refuses a form with 100,000 extra text parts (413 too_many_parts) and stores nothing', async () => {
+    const before = await stored();
+    const request = textPart('request', JSON.stringify(tradeInFields()));
+    const response = await multipart(request + textPart('x', 'y').repeat(100_000));
+    const error = await refusal(response, 413);
+    expect(error.code).toBe('too_many_parts');
+    expect(error.message).toMatch(/at most \d+ parts/);
+    expect(error.issues?.map((i) => i.field)).toEqual(['(body)']);
+    expect(await stored()).toEqual(before);
+  });
+
+  it('refuses one part past the count even when every part is tiny', async () => {
+    const before = await stored();
+    const request = textPart('request', JSON.stringify(tradeInFields()));
+    const error = await refusal(await multipart(request + textPart('x', 'y').repeat(6)), 413);
+    expect(error.code).toBe('too_many_parts');
+    expect(await stored()).toEqual(before);
+  });
+
+  it('refuses an oversized text part beside a good request (413 naming it) and stores nothing', async () => {
+    const before = await stored();
+    const request = textPart('request', JSON.stringify(tradeInFields()));
+    const error = await refusal(await multipart(request + textPart('notes', 'x'.repeat(1024 * 1024))), 413);
+    expect(error.code).toBe('payload_too_large');
+    expect(error.issues?.map((i) => i.field)).toEqual(['notes']);
+    expect(await stored()).toEqual(before);
+  });
+
+  it('refuses an oversized `request` part (413 naming request), and the same fields sent as JSON', async () => {
+    const before = await stored();
+    const padded = `${JSON.stringify(tradeInFields())}${' '.repeat(1024 * 1024)}`;
+    const error = await refusal(await multipart(textPart('request', padded)), 413);
+    expect(error.issues?.map((i) => i.field)).toEqual(['request']);
+    const json = await shopper().request('/api/trade-ins', {
+      method: 'POST',
+      headers: { ...ORIGIN_HEADER, 'content-type': 'application/json' },
+      body: padded,
+    });
+    expect((await refusal(json, 413)).code).toBe('payload_too_large');
+    expect(await stored()).toEqual(before);
+  });
+
+  it('refuses a part whose headers never end (413) and stores nothing', async () => {
+    const before = await stored();
+    const endless = `--${BOUNDARY}\r\ncontent-disposition: form-data; name="request"\r\nx-filler: ${'a'.repeat(64 * 1024)}`;
+    const response = await shopper().request('/api/trade-ins', {
+      method: 'POST',
+      headers: { ...ORIGIN_HEADER, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+      body: encoder.encode(endless),
+    });
+    expect([400, 413]).toContain(response.status);
+    expect(((await response.json()) as ErrorJson).error.code).toMatch(/payload_too_large|invalid_request/);
+    expect(await stored()).toEqual(before);
+  });
+
+  it('still takes a form written by hand with the request and a photo', async () => {
+    const fields = tradeInFields();
+    const photoHead = `--${BOUNDARY}\r\ncontent-disposition: form-data; name="photos"; filename="front.png"\r\ncontent-type: image/png\r\n\r\n`;
+    const head = encoder.encode(textPart('request', JSON.stringify(fields)) + photoHead);
+    const tail = encoder.encode(`\r\n--${BOUNDARY}--\r\n`);
+    const body = new Uint8Array(head.byteLength + PNG.byteLength + tail.byteLength);
+    body.set(head);
+    body.set(PNG, head.byteLength);
+    body.set(tail, head.byteLength + PNG.byteLength);
+    const response = await shopper().request('/api/trade-ins', {
+      method: 'POST',
+      headers: { ...ORIGIN_HEADER, 'content-type': `multipart/form-data; boundary="${BOUNDARY}"` },
+      body,
+    });
+    expect(response.status, await response.clone().text()).toBe(201);
+    const { tradeIn } = (await response.json()) as { tradeIn: TradeInView };
+    expect(tradeIn.photos).toBe(1);
+    const row = await env.DB.prepare(
+      'select p.bytes from trade_in_photos p join trade_ins t on t.id = p.trade_in_id where t.reference = ?',
+    )
+      .bind(tradeIn.reference)
+      .first<{ bytes: number }>();
+    expect(row!.bytes).toBe(PNG.byteLength);
+  });
+});
+
+describe('the confirmation e-mail per recipient (issue 20, finding 7)', () => {
+  it('30 requests for one address from 30 clients are all taken, but queue at most the limit of e-mails to it', async () => {
+    const email = newEmail('bombed');
+    const vars = { RATE_LIMIT_TRADE_IN: '10000/60', RATE_LIMIT_EMAIL_RECIPIENT: '3/3600' };
+    const responses = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        postTradeIn(
+          tradeInFields({ contact: { ...tradeInFields().contact, email } }),
+          [],
+          new Browser('http://localhost:8787', vars, `198.51.100.${i + 1}`),
+        ),
+      ),
+    );
+    expect(responses.map((r) => r.status)).toEqual(Array(30).fill(201));
+    const requests = await env.DB.prepare('select count(*) n from trade_ins where email = ?').bind(email).first<{ n: number }>();
+    expect(requests!.n).toBe(30);
+    const emails = (await emailsTo(email)).filter((e) => e.kind === 'trade_in_received');
+    expect(emails.length).toBeGreaterThan(0);
+    expect(emails.length).toBeLessThanOrEqual(3);
+  });
+
+  it('another address still gets its confirmation', async () => {
+    const vars = { RATE_LIMIT_TRADE_IN: '10000/60', RATE_LIMIT_EMAIL_RECIPIENT: '3/3600' };
+    const fields = tradeInFields();
+    await submitted(fields, [], new Browser('http://localhost:8787', vars, '198.51.100.200'));
+    expect((await emailsTo(fields.contact.email as string)).map((e) => e.kind)).toEqual(['trade_in_received']);
   });
 });
 
