@@ -1,6 +1,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Review } from '../../src/features/account/account-api.ts';
 import type { Db } from '../db/client.ts';
+import { recomputeShownRating } from '../db/products.ts';
 import { orderLines, orders, products, reviews } from '../db/schema.ts';
 import { ApiError } from '../lib/errors.ts';
 
@@ -57,8 +58,8 @@ export async function reviewableProducts(db: Db, userId: string) {
 /**
  * Rates a product the user received (in one of their delivered orders), or replaces their
  * earlier rating of it: one review per user and product (UNIQUE(user_id, product_id)). The
- * product's rating (mean, one decimal) and review count are recomputed from the reviews in
- * the same batch.
+ * product's rating and review count are recomputed in the same batch, from its catalogue
+ * history and all of its reviews here (SHOWN_RATING_SQL in functions/db/products.ts).
  */
 export async function saveReview(db: Db, userId: string, input: { productId: string; rating: number; comment?: string | null }) {
   const [bought, existing] = await db.batch([
@@ -85,13 +86,7 @@ export async function saveReview(db: Db, userId: string, input: { productId: str
         target: [reviews.userId, reviews.productId],
         set: { rating: input.rating, comment, updatedAt: sql`(unixepoch())` },
       }),
-    db
-      .update(products)
-      .set({
-        rating: sql`coalesce((select round(avg(${reviews.rating}), 1) from ${reviews} where ${reviews.productId} = ${input.productId}), 0)`,
-        reviews: sql`(select count(*) from ${reviews} where ${reviews.productId} = ${input.productId})`,
-      })
-      .where(eq(products.id, input.productId)),
+    recomputeShownRating(db, input.productId),
     db
       .select(reviewColumns)
       .from(reviews)

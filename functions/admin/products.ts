@@ -5,7 +5,7 @@ import { type Product, type ProductInput, productFromFields, variantIdFromLabel 
 import { plainNaira } from '../../src/lib/money.ts';
 import type { Db } from '../db/client.ts';
 import { constraintViolation, isCheckViolation, isUniqueViolation } from '../db/constraint-errors.ts';
-import { toProduct } from '../db/products.ts';
+import { recomputeShownRating, toProduct } from '../db/products.ts';
 import { CHECKS, products, productVariants, reviews, type UserRow } from '../db/schema.ts';
 import { VARIANTS_JSON } from '../db/variants.ts';
 import { ApiError } from '../lib/errors.ts';
@@ -21,12 +21,15 @@ import { auditStatement, auditTrail, changedFields } from './audit.ts';
  * statement: a save, a deletion or an order reserving (or giving back) units changes it. An
  * admin sets stock as an absolute number, so an edit made while an order took a unit must not
  * overwrite that reservation: it is refused (409 `product_changed`) and the admin reloads. A
- * reservation that was given back (the same state again) does not refuse anything, and the
- * rating and review count (which reviews change and the form cannot) are not part of it.
+ * reservation that was given back (the same state again) does not refuse anything. The
+ * catalogue's rating history is part of it (the form edits it); what shoppers see (that
+ * history with the store's own reviews added, which reviews change) is not.
  */
 
 type Admin = Pick<UserRow, 'id' | 'email'>;
 type AdminProductQuery = z.infer<typeof adminProductQuerySchema>;
+/** The catalogue's rating history as the form gives it (admin-api.ts catalogueRatingFields); absent on an edit: unchanged. */
+type CatalogueRating = { catalogueRating?: number | undefined; catalogueReviews?: number | undefined };
 
 export const ADMIN_PAGE_SIZE = 20;
 
@@ -37,6 +40,7 @@ export const ADMIN_PAGE_SIZE = 20;
  */
 const FINGERPRINT = sql<string>`json_array(products.name, products.brand, products.category, products.description,
   products.price_kobo, products.image, products.variant_label, products.stock, products.featured, products.active,
+  products.catalogue_rating, products.catalogue_reviews,
   (SELECT json_group_array(json_array(v.id, v.label, v.price_kobo, v.stock, v.image, v.position))
      FROM (SELECT * FROM product_variants v WHERE v.product_id = products.id ORDER BY v.position, v.id) v))`;
 
@@ -50,7 +54,13 @@ async function loadProduct(db: Db, id: string) {
     .where(eq(products.id, id))
     .limit(1);
   if (!row) return undefined;
-  return { product: toProduct(row), active: row.active, fingerprint: row.fingerprint, ordered: Boolean(row.ordered) };
+  return {
+    product: toProduct(row),
+    catalogue: { catalogueRating: row.catalogueRating, catalogueReviews: row.catalogueReviews },
+    active: row.active,
+    fingerprint: row.fingerprint,
+    ordered: Boolean(row.ordered),
+  };
 }
 type Loaded = NonNullable<Awaited<ReturnType<typeof loadProduct>>>;
 
@@ -93,7 +103,10 @@ export function formOf(p: Product): ProductInput {
   };
 }
 
-/** The product's row: what D1 stores of a Product (the same columns the seed writes, functions/db/seed.ts). */
+/**
+ * The product's row: what D1 stores of a Product (the same columns the seed writes, functions/db/seed.ts).
+ * A new product has no reviews here yet: it shows its catalogue history as it is.
+ */
 function insertProduct(db: Db, p: Product) {
   return db.insert(products).values({
     id: p.id,
@@ -107,6 +120,8 @@ function insertProduct(db: Db, p: Product) {
     stock: p.stock,
     rating: p.rating,
     reviews: p.reviews,
+    catalogueRating: p.rating,
+    catalogueReviews: p.reviews,
     featured: p.featured,
   });
 }
@@ -138,6 +153,7 @@ async function detailOf(db: Db, loaded: Loaded): Promise<AdminProductDetail> {
     active: loaded.active,
     rating: product.rating,
     reviews: product.reviews,
+    ...loaded.catalogue,
     version: await sha256Hex(loaded.fingerprint),
     ordered: loaded.ordered,
     audit: await auditTrail(db, 'product', product.id),
@@ -210,15 +226,23 @@ function idTaken(id: string): ApiError {
 }
 
 /** POST /api/admin/products: the product, its variants and the audit row in one batch. */
-export async function createProduct(db: Db, admin: Admin, input: ProductInput): Promise<AdminProductDetail> {
+export async function createProduct(db: Db, admin: Admin, input: ProductInput & CatalogueRating): Promise<AdminProductDetail> {
+  const { catalogueRating = 0, catalogueReviews = 0, ...fields } = input;
   for (let attempt = 0; ; attempt++) {
-    const id = input.id ?? (await idFromName(db, input.name));
-    const product = productFromFields(id, input, { rating: 0, reviews: 0 });
+    const id = fields.id ?? (await idFromName(db, fields.name));
+    const product = productFromFields(id, fields, { rating: catalogueRating, reviews: catalogueReviews });
     try {
       await db.batch([
         insertProduct(db, product),
         ...upsertVariants(db, product),
-        auditStatement(db, admin, 'product', id, 'create', changedFields({}, formOf(product))),
+        auditStatement(
+          db,
+          admin,
+          'product',
+          id,
+          'create',
+          changedFields({}, { ...formOf(product), catalogueRating, catalogueReviews }),
+        ),
       ]);
     } catch (err) {
       if (!isUniqueViolation(constraintViolation(err), products.id)) throw err;
@@ -244,16 +268,21 @@ export async function updateProduct(
   db: Db,
   admin: Admin,
   id: string,
-  input: ProductInput,
+  input: ProductInput & CatalogueRating,
   version: string,
 ): Promise<AdminProductDetail> {
   const current = await loadProduct(db, id);
   if (!current) throw notFound();
   if ((await sha256Hex(current.fingerprint)) !== version) throw changedMeanwhile();
 
-  const product = productFromFields(id, input, current.product);
-  const before = formOf(current.product);
-  const changes = changedFields(before, formOf(product));
+  const { catalogueRating, catalogueReviews, ...fields } = input;
+  const product = productFromFields(id, fields, current.product);
+  const catalogue = {
+    catalogueRating: catalogueRating ?? current.catalogue.catalogueRating,
+    catalogueReviews: catalogueReviews ?? current.catalogue.catalogueReviews,
+  };
+  const before = { ...formOf(current.product), ...current.catalogue };
+  const changes = changedFields(before, { ...formOf(product), ...catalogue });
   if (Object.keys(changes).length === 0) return detailOf(db, current);
 
   const keep = product.variants.map((v) => v.id);
@@ -279,10 +308,13 @@ export async function updateProduct(
           image: product.image,
           variantLabel: product.variantLabel,
           featured: product.featured,
+          ...catalogue,
           // With variants, the triggers have just set the "from" price and the total stock.
           ...(product.variants.length ? {} : { price: product.price, stock: product.stock }),
         })
         .where(eq(products.id, id)),
+      // A statement of its own: the one above sets the history, and an UPDATE's SET reads the row as it was.
+      recomputeShownRating(db, id),
       auditStatement(db, admin, 'product', id, 'update', changes),
     ]);
   } catch (err) {

@@ -12,6 +12,7 @@ import {
   sortBrands,
 } from '../../src/features/catalogue/search.ts';
 import { nairaToKobo } from '../../src/lib/money.ts';
+import { storeReviews } from './products.ts';
 import { products } from './schema.ts';
 import { parseVariants, VARIANTS_JSON } from './variants.ts';
 
@@ -31,7 +32,7 @@ import { parseVariants, VARIANTS_JSON } from './variants.ts';
 const COLUMNS = sql.join(
   [
     sql.raw(
-      'products.id, products.name, products.brand, products.category, products.description, products.price_kobo, products.image, products.variant_label, products.stock, products.rating, products.reviews, products.featured',
+      'products.id, products.name, products.brand, products.category, products.description, products.price_kobo, products.image, products.variant_label, products.stock, products.rating, products.reviews, products.catalogue_reviews, products.featured',
     ),
     sql`${VARIANTS_JSON} AS variants`,
   ],
@@ -51,6 +52,7 @@ interface Row {
   stock: number;
   rating: number;
   reviews: number;
+  catalogue_reviews: number;
   featured: number;
 }
 
@@ -69,6 +71,7 @@ function toProduct(r: Row): Product {
     inStock: isInStock(r.stock),
     rating: r.rating,
     reviews: r.reviews,
+    ...storeReviews(r.reviews, r.catalogue_reviews),
     featured: r.featured === 1,
   };
 }

@@ -135,7 +135,7 @@ describe('orders and transactions belong to their owner', () => {
 });
 
 describe('reviews', () => {
-  it('only for a product of a delivered order of the user, once (the second is an edit); the product follows', async () => {
+  it('only for a product of a delivered order of the user, once (the second is an edit); the product follows, on top of its catalogue history', async () => {
     const email = newEmail();
     const browser = new Browser();
     await signedInUser(browser, email);
@@ -154,13 +154,24 @@ describe('reviews', () => {
     expect(second.status).toBe(200);
     const saved = accountApi.saveReview.response.parse(await second.json());
     expect(saved.review).toMatchObject({ rating: 3, comment: null });
-    const count = await env.DB.prepare('select count(*) as n from reviews where product_id = ?')
+    const count = await env.DB.prepare('select count(*) as n, sum(rating) as stars from reviews where product_id = ?')
       .bind(PS5.id)
-      .first<{ n: number }>();
-    const product = await env.DB.prepare('select rating, reviews from products where id = ?')
+      .first<{ n: number; stars: number }>();
+    const row = await env.DB.prepare(
+      'select rating, reviews, catalogue_rating as catalogueRating, catalogue_reviews as catalogueReviews from products where id = ?',
+    )
       .bind(PS5.id)
-      .first<{ rating: number; reviews: number }>();
-    expect(product).toEqual({ rating: expect.any(Number), reviews: count!.n });
+      .first<{ rating: number; reviews: number; catalogueRating: number; catalogueReviews: number }>();
+    const { catalogueRating, catalogueReviews, ...product } = row!;
+    // The catalogue's reviews are the product's history; ours (this user's once, as edited) are added to them.
+    expect(catalogueReviews).toBeGreaterThan(0);
+    expect(
+      await env.DB.prepare('select count(*) as n from reviews where product_id = ? and rating = 3').bind(PS5.id).first('n'),
+    ).toBe(1);
+    expect(product).toEqual({
+      rating: Math.round(((catalogueRating * catalogueReviews + count!.stars) / (catalogueReviews + count!.n)) * 10) / 10,
+      reviews: catalogueReviews + count!.n,
+    });
     expect(saved.product).toEqual({ id: PS5.id, ...product });
     const mine = accountApi.reviews.response.parse(await (await browser.get('/account/reviews')).json());
     expect(mine.reviews).toHaveLength(1);

@@ -336,7 +336,12 @@ describe('admin products: edit', () => {
 
   it('rating, reviews, archived, active and an id in the body change nothing; the path names the product', async () => {
     const created = await create(simpleProduct());
-    await env.DB.prepare('update products set rating = 4.5, reviews = 12 where id = ?').bind(created.id).run();
+    // What a catalogue history of 12 reviews at 4.5 shows (the figures a save recomputes from).
+    await env.DB.prepare(
+      'update products set catalogue_rating = 4.5, catalogue_reviews = 12, rating = 4.5, reviews = 12 where id = ?',
+    )
+      .bind(created.id)
+      .run();
     const loaded = await detail(created.id);
     const otherId = `other-${uniqueWord()}`;
     const response = await update(

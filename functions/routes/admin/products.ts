@@ -1,7 +1,12 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { adminApi, adminProductQuerySchema, updateProductSchema } from '../../../src/features/admin/admin-api.ts';
-import { productIdSchema, productInputSchema } from '../../../src/features/catalogue/product.ts';
+import {
+  adminApi,
+  adminProductQuerySchema,
+  createProductSchema,
+  updateProductSchema,
+} from '../../../src/features/admin/admin-api.ts';
+import { productIdSchema } from '../../../src/features/catalogue/product.ts';
 import { adminProductDetail, createProduct, deleteProduct, listAdminProducts, updateProduct } from '../../admin/products.ts';
 import type { SignedInEnv } from '../../auth/session.ts';
 import { reply } from '../../lib/reply.ts';
@@ -20,11 +25,12 @@ export const adminProductsRoute = new Hono<SignedInEnv>()
   .get('/:id', idParam, async (c) => {
     return reply(c, adminApi.product, await adminProductDetail(c.var.db, c.req.valid('param').id));
   })
-  .post('/', validate('json', productInputSchema), async (c) => {
+  .post('/', validate('json', createProductSchema), async (c) => {
     return reply(c, adminApi.createProduct, await createProduct(c.var.db, c.var.user, c.req.valid('json')), 201);
   })
   .put('/:id', idParam, validate('json', updateProductSchema), async (c) => {
-    // The path names the product: an id in the body (like rating, reviews or archived) changes nothing.
+    // The path names the product: an id in the body (like rating, reviews or archived) changes nothing;
+    // catalogueRating and catalogueReviews set its history, which its reviews here are added to.
     const { version, ...input } = c.req.valid('json');
     const { id } = c.req.valid('param');
     return reply(c, adminApi.updateProduct, await updateProduct(c.var.db, c.var.user, id, input, version));

@@ -7,9 +7,16 @@ import { ApiRequestError } from '../../lib/api-client.browser.ts';
 import { errorBodySchema } from '../../lib/api-error.ts';
 import { BRANDS } from '../catalogue/brands.ts';
 import { CATEGORIES } from '../catalogue/categories.ts';
-import { type ProductInput, type ProductInputDraft, productInputSchema } from '../catalogue/product.ts';
+import type { ProductInputDraft } from '../catalogue/product.ts';
 import { notify } from '../toast/notify.browser.ts';
-import { type AdminProductDetail, adminApi, uploadedImageSchema } from './admin-api.ts';
+import {
+  type AdminProductDetail,
+  type AdminProductInput,
+  type AdminProductInputDraft,
+  adminApi,
+  createProductSchema,
+  uploadedImageSchema,
+} from './admin-api.ts';
 import {
   AuditTrail,
   FormCheckbox,
@@ -80,6 +87,9 @@ export interface ProductFormValues {
   variantLabel: string;
   featured: boolean;
   variants: VariantRow[];
+  /** The rating history before this store (shoppers see it with the store's own reviews added). */
+  catalogueRating: string;
+  catalogueReviews: string;
 }
 
 const EMPTY: ProductFormValues = {
@@ -94,6 +104,8 @@ const EMPTY: ProductFormValues = {
   variantLabel: '',
   featured: false,
   variants: [],
+  catalogueRating: '',
+  catalogueReviews: '',
 };
 
 const EMPTY_VARIANT: VariantRow = { id: '', label: '', priceNaira: '', stock: '', image: '' };
@@ -101,8 +113,10 @@ const EMPTY_VARIANT: VariantRow = { id: '', label: '', priceNaira: '', stock: ''
 const text = (value: number | string | undefined) => (value === undefined ? '' : String(value));
 
 /** The form's values for a saved product. */
-function fromProduct(form: ProductInput): ProductFormValues {
+function fromProduct({ form, catalogueRating, catalogueReviews }: AdminProductDetail): ProductFormValues {
   return {
+    catalogueRating: text(catalogueRating),
+    catalogueReviews: text(catalogueReviews),
     id: form.id ?? '',
     name: form.name,
     brand: form.brand,
@@ -128,9 +142,11 @@ const blank = (value: string) => (value.trim() === '' ? undefined : value);
 const number = (value: string) => (value.trim() === '' ? undefined : Number(value));
 
 /** What the schema parses: the form's text as the API's body. */
-export function toInput(values: ProductFormValues): ProductInputDraft {
+export function toInput(values: ProductFormValues): AdminProductInputDraft {
   const hasVariants = values.variants.length > 0;
   return {
+    catalogueRating: number(values.catalogueRating),
+    catalogueReviews: number(values.catalogueReviews),
     id: blank(values.id),
     name: values.name,
     brand: values.brand as ProductInputDraft['brand'],
@@ -151,10 +167,12 @@ export function toInput(values: ProductFormValues): ProductInputDraft {
   };
 }
 
-const schemaResolver = zodResolver(productInputSchema);
-/** zodResolver(productInputSchema), given the form's values as the schema's input. */
-const resolver: Resolver<ProductFormValues, unknown, ProductInput> = (values, context, options) =>
-  schemaResolver(toInput(values), context, options as never) as ReturnType<Resolver<ProductFormValues, unknown, ProductInput>>;
+const schemaResolver = zodResolver(createProductSchema);
+/** zodResolver(createProductSchema), given the form's values as the schema's input. */
+const resolver: Resolver<ProductFormValues, unknown, AdminProductInput> = (values, context, options) =>
+  schemaResolver(toInput(values), context, options as never) as ReturnType<
+    Resolver<ProductFormValues, unknown, AdminProductInput>
+  >;
 
 const BRAND_CHOICES = BRANDS.map((b) => ({ value: b, label: b }));
 const CATEGORY_CHOICES = CATEGORIES.map((c) => ({ value: c.id, label: c.label }));
@@ -171,9 +189,9 @@ function ProductEditor({
   onConflict?: (message: string) => void;
 }) {
   const editing = detail !== null;
-  const form = useForm<ProductFormValues, unknown, ProductInput>({
+  const form = useForm<ProductFormValues, unknown, AdminProductInput>({
     resolver,
-    defaultValues: detail ? fromProduct(detail.form) : EMPTY,
+    defaultValues: detail ? fromProduct(detail) : EMPTY,
     shouldFocusError: true,
   });
   const variants = useFieldArray({ control: form.control, name: 'variants' });
@@ -188,7 +206,7 @@ function ProductEditor({
         ? await adminCall(adminApi.updateProduct, { params: { id: detail.id }, body: { ...values, version: detail.version } })
         : await adminCall(adminApi.createProduct, { body: values });
       notify('success', detail ? `${saved.form.name} saved` : `${saved.form.name} added`);
-      form.reset(fromProduct(saved.form));
+      form.reset(fromProduct(saved));
       onClose();
     } catch (error) {
       if (error instanceof ApiRequestError && error.issues.length) {
@@ -235,7 +253,7 @@ function ProductEditor({
       {detail && (
         <p className="muted">
           /product/{detail.id} · rated {detail.rating.toFixed(1)} from {detail.reviews}{' '}
-          {detail.reviews === 1 ? 'review' : 'reviews'}
+          {detail.reviews === 1 ? 'review' : 'reviews'}, {detail.reviews - detail.catalogueReviews} from GTS buyers
         </p>
       )}
       <form className="card admin-product-form" onSubmit={save} noValidate aria-labelledby="admin-screen-title">
@@ -375,6 +393,30 @@ function ProductEditor({
         </fieldset>
 
         <FormCheckbox form={form} name="featured" id="product-featured" label="Featured on the home page" />
+        <div className="admin-form__pair">
+          <FormInput
+            form={form}
+            name="catalogueRating"
+            id="product-catalogue-rating"
+            label="Rating before GTS (0 to 5)"
+            type="number"
+            step="0.1"
+            min="0"
+            max="5"
+            inputMode="decimal"
+            hint="From the maker's or another shop's page. Shoppers see it with our buyers' reviews added."
+          />
+          <FormInput
+            form={form}
+            name="catalogueReviews"
+            id="product-catalogue-reviews"
+            label="Reviews before GTS"
+            type="number"
+            step="1"
+            min="0"
+            inputMode="numeric"
+          />
+        </div>
 
         <div className="admin-form__actions">
           <button type="submit" className="btn btn-primary" disabled={busy}>
@@ -390,7 +432,7 @@ function ProductEditor({
   );
 }
 
-function VariantsError({ form }: { form: UseFormReturn<ProductFormValues, unknown, ProductInput> }) {
+function VariantsError({ form }: { form: UseFormReturn<ProductFormValues, unknown, AdminProductInput> }) {
   const error = form.formState.errors.variants;
   const message = error?.message ?? error?.root?.message;
   return message ? <p className="field-error">{message}</p> : null;
@@ -406,7 +448,7 @@ function ImageField({
   label,
   required,
 }: {
-  form: UseFormReturn<ProductFormValues, unknown, ProductInput>;
+  form: UseFormReturn<ProductFormValues, unknown, AdminProductInput>;
   name: ImageName;
   id: string;
   label: string;

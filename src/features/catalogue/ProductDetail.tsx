@@ -120,7 +120,7 @@ export default function ProductDetail({ product: built }: Props) {
           <a href={`/products?category=${product.category}`}>{categoryLabel(product.category)}</a>
         </p>
         <h1>{product.name}</h1>
-        <Rating rating={product.rating} reviews={product.reviews} />
+        <Rating rating={product.rating} reviews={product.reviews} fromStore={product.storeReviews} />
         <p className="detail__price price" data-testid="product-price" data-price suppressHydrationWarning>
           {formatNaira(unit.price)}
         </p>

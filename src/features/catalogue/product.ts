@@ -216,6 +216,8 @@ export const productSchema = z.object({
   inStock: z.boolean(),
   rating: z.number(),
   reviews: z.number().int(),
+  /** How many of `reviews` are from this store's buyers (the rest are the catalogue's history); absent when none, and on pages built from the data files. */
+  storeReviews: z.number().int().optional(),
   featured: z.boolean(),
 });
 
