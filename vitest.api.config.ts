@@ -34,6 +34,8 @@ export default defineConfig({
           MAX_UNPAID_SHARE_PER_PRODUCT: '1',
           // A fixed, non-secret value for tests only; production sets AUTH_SECRET with `wrangler secret put`.
           AUTH_SECRET: 'local-test-only-auth-secret-not-for-production-0123456789',
+          // The property tests' seed (tests/api/hostile.ts): set FC_SEED to replay a failing run.
+          FC_SEED: process.env.FC_SEED ?? '',
           TEST_MIGRATIONS: await readD1Migrations('./migrations'),
           TEST_SEED: catalogueSeedSql(readCatalogueFromDisk()),
         },

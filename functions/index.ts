@@ -4,7 +4,7 @@ import { accountRoute, paymentMethodsRoute, sessionRoute } from './routes/accoun
 import { authRoute, googleStandinRoute } from './routes/auth.ts';
 import { health } from './routes/health.ts';
 import { checkInstallPrompt, dismissInstallPrompt } from './routes/install-prompt.ts';
-import { subscribe } from './routes/newsletter.ts';
+import { newsletterRoute, subscribe } from './routes/newsletter.ts';
 import { ordersRoute } from './routes/orders.ts';
 import { tradeInsRoute } from './routes/trade-ins.ts';
 import { products } from './routes/products.ts';
@@ -17,6 +17,7 @@ export const api = createApp()
   .route('/orders', ordersRoute)
   .route('/trade-ins', tradeInsRoute)
   .route('/subscribe', subscribe)
+  .route('/newsletter', newsletterRoute)
   .route('/check-install-prompt', checkInstallPrompt)
   .route('/dismiss-install-prompt', dismissInstallPrompt)
   .route('/session', sessionRoute)
