@@ -1,5 +1,6 @@
 import { encode } from '@auth/core/jwt';
 import { env } from 'cloudflare:workers';
+import { readConfig } from '../../functions/env.ts';
 import { describe, expect, it } from 'vitest';
 import { pruneExpiredSessions } from '../../functions/auth/session.ts';
 import { openDb } from '../../functions/db/client.ts';
@@ -56,7 +57,7 @@ describe('sign-out ends the session on the server', () => {
     const browser = new Browser();
     const userId = await signedInUser(browser);
     const name = 'authjs.session-token';
-    const token = await encode({ token: { sub: userId, sv: 1 }, secret: env.AUTH_SECRET!, salt: name, maxAge: 3600 });
+    const token = await encode({ token: { sub: userId, sv: 1 }, secret: readConfig(env).AUTH_SECRET!, salt: name, maxAge: 3600 });
     const forged = new Browser();
     forged.cookies.set(name, token);
     expect((await forged.get('/account/profile')).status).toBe(401);

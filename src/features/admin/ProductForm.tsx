@@ -513,7 +513,7 @@ function ImageField({
             type="file"
             id={fileId}
             className="visually-hidden"
-            accept="image/jpeg,image/png,image/webp,image/svg+xml"
+            accept="image/jpeg,image/png,image/webp"
             onChange={upload}
             disabled={uploading}
           />
