@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { apiPost, markDelivered, newEmail, PASSWORD, placeOrderAs, signedInUser, signIn } from './accounts.ts';
 import { axeViolations, expect, test } from './fixtures.ts';
+import { otherBrowser } from './contexts.ts';
 import { islandsHydrated } from './islands.ts';
 
 const checkout = (page: Page) => page.getByRole('dialog', { name: /Checkout|Pay by bank transfer|Payment noted/ });
@@ -108,6 +109,8 @@ test('a delivered product is rated on /ratings, its page shows the new rating, a
   const [before] = db.query<{ rating: number; reviews: number }>(
     `select rating, reviews from products where id = '${productId}'`,
   );
+  // The catalogue's history, which the figures below build on.
+  expect(before).toEqual({ rating: 4.2, reviews: 301 });
   const user = await signedInUser(page, db);
   try {
     const number = await placeOrderAs(page, user, productId);
@@ -128,16 +131,18 @@ test('a delivered product is rated on /ratings, its page shows the new rating, a
     await card.getByLabel('Comment (optional)').fill('Smooth online play.');
     await card.getByRole('button', { name: /^Save rating/ }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Saved your' })).toHaveText(
-      'Saved your 4-star rating of EA Sports FC 26. It is now rated 4.0 from 1 review.',
+      // The catalogue's 4.2 from 301 reviews is the product's history; this review is added to it
+      // (issue 20), not put in its place: (4.2 × 301 + 4) / 302 = 4.2.
+      'Saved your 4-star rating of EA Sports FC 26. It is now rated 4.2 from 302 reviews.',
     );
     const review = page.getByRole('region', { name: 'Your reviews' }).getByRole('article', { name: 'EA Sports FC 26' });
     await expect(review).toContainText('You rated it 4 out of 5');
     await expect(review).toContainText('“Smooth online play.”');
     await expect(page.getByRole('region', { name: 'To rate' }).getByRole('article')).toHaveCount(0);
 
-    // The product page refreshes from the API: D1's new rating and count.
+    // The product page refreshes from the API: D1's new rating and count, and how many are from buyers here.
     await page.goto(`/product/${productId}`);
-    await expect(page.getByRole('main').locator('.rating')).toHaveText(/4\.0 out of 5 stars, \(1 reviews\)/);
+    await expect(page.getByRole('main').locator('.rating')).toHaveText(/4\.2 out of 5 stars, \(302 reviews, 1 from GTS buyers\)/);
 
     // A second save edits the review: still one review.
     await openAccountPage(page, '/ratings');
@@ -149,7 +154,8 @@ test('a delivered product is rated on /ratings, its page shows the new rating, a
     await edit.getByLabel('Comment (optional)').fill('Servers lag at night.');
     await edit.getByRole('button', { name: /^Save changes/ }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Saved your' })).toHaveText(
-      'Saved your 2-star rating of EA Sports FC 26. It is now rated 2.0 from 1 review.',
+      // Still one review of ours, now 2 stars: (4.2 × 301 + 2) / 302 = 4.19, shown as 4.2.
+      'Saved your 2-star rating of EA Sports FC 26. It is now rated 4.2 from 302 reviews.',
     );
     await expect(edit).toContainText('You rated it 2 out of 5');
     await expect(page.getByRole('button', { name: 'Edit review of EA Sports FC 26' })).toBeFocused();
@@ -157,7 +163,7 @@ test('a delivered product is rated on /ratings, its page shows the new rating, a
     await islandsHydrated(page);
     await expect(page.getByRole('region', { name: 'Your reviews' }).getByRole('article')).toHaveCount(1);
     await page.goto(`/product/${productId}`);
-    await expect(page.getByRole('main').locator('.rating')).toHaveText(/2\.0 out of 5 stars, \(1 reviews\)/);
+    await expect(page.getByRole('main').locator('.rating')).toHaveText(/4\.2 out of 5 stars, \(302 reviews, 1 from GTS buyers\)/);
   } finally {
     // The catalogue's own rating back for the other tests.
     db.query(
@@ -346,4 +352,46 @@ test('@phone the profile tabs fit the screen', async ({ page, db }) => {
   await page.getByRole('tab', { name: 'Notifications' }).click();
   await expect(page.getByRole('tabpanel', { name: 'Notifications' })).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+});
+
+test('the security tab lists where the account is signed in: one device signed out, then everywhere', async ({
+  page,
+  db,
+  browser,
+  baseURL,
+}) => {
+  const user = await signedInUser(page, db, { email: newEmail('devices') });
+  const phone = await otherBrowser(browser, baseURL);
+  await signIn(phone, user.email, user.password);
+  expect(
+    db.query<{ n: number }>(
+      `select count(*) as n from sessions s join users u on u.id = s.user_id where u.email = '${user.email}'`,
+    ),
+  ).toEqual([{ n: 2 }]);
+
+  await openAccountPage(page, '/profile');
+  await page.getByRole('tab', { name: 'Security' }).click();
+  const security = page.getByRole('tabpanel', { name: 'Security' });
+  const devices = security.getByRole('list', { name: 'Signed-in devices' });
+  await expect(devices.getByRole('listitem')).toHaveCount(2);
+  await expect(devices.getByRole('listitem').filter({ hasText: 'This device' })).toHaveCount(1);
+  expect(await axeViolations(page)).toEqual([]);
+
+  // The other one, by keyboard: its own "Sign out" button.
+  const other = devices.getByRole('listitem').filter({ hasNotText: 'This device' });
+  await other.getByRole('button', { name: /^Sign out / }).focus();
+  await page.keyboard.press('Enter');
+  await expect(security.getByRole('status').filter({ hasText: 'signed out' })).toHaveText('That device is signed out.');
+  await expect(devices.getByRole('listitem')).toHaveCount(1);
+  expect((await phone.request.get('/api/account/profile')).status()).toBe(401);
+
+  await security.getByRole('button', { name: 'Sign out everywhere' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  expect((await page.request.get('/api/account/profile')).status()).toBe(401);
+  expect(
+    db.query<{ n: number }>(
+      `select count(*) as n from sessions s join users u on u.id = s.user_id where u.email = '${user.email}'`,
+    ),
+  ).toEqual([{ n: 0 }]);
+  await phone.context().close();
 });

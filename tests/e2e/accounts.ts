@@ -57,8 +57,11 @@ export async function signedInUser(
   const up = await apiPost(page, '/api/account/sign-up', { email, password, name });
   expect(up.status(), await up.text()).toBe(202);
   if (verify) {
-    const verified = await apiPost(page, '/api/account/verify-email', { token: verifyToken(db, email) });
+    // Not signed in yet: the link takes the sign-up password as proof of who signed up (issue 20).
+    const verified = await apiPost(page, '/api/account/verify-email', { token: verifyToken(db, email), password });
     expect(verified.status(), await verified.text()).toBe(200);
+    // Proving the address signed this browser in (one session, not two).
+    return { email, password, name };
   }
   await signIn(page, email, password);
   return { email, password, name };

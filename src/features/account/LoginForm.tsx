@@ -327,7 +327,15 @@ function Verify({ ready, banners, onWorking, schemas, token }: FormProps & { sch
   const [leaving, setLeaving] = useState(false);
   const [shown, setShown] = useState(false);
   const [rulesAlert, setRulesAlert] = useState(false);
-  const known = useForm<VerifyForm>({ resolver: verifyResolver, defaultValues: { password: '' }, shouldFocusError: true });
+  // Until the link is checked the page shows the sign-in form, and a shopper who came to confirm
+  // may already have typed their password there: it is the one asked for here, so it comes along
+  // (read while the sign-in form is still on the page, as this form first renders).
+  const [typedEarly] = useState(() => typedBeforeHydration('login-password'));
+  const known = useForm<VerifyForm>({
+    resolver: verifyResolver,
+    defaultValues: { password: typedEarly },
+    shouldFocusError: true,
+  });
   const chosen = useForm<ResetForm>({
     resolver: resetResolver,
     defaultValues: { password: '', confirm: '' },
