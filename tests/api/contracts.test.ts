@@ -10,6 +10,7 @@ import { orderApi } from '../../src/features/orders/order-api.ts';
 import { installApi } from '../../src/features/pwa/install-api.ts';
 import { tradeInApi } from '../../src/features/trade-ins/trade-in-api.ts';
 import { type AnswerOf, fillPath, type Endpoint } from '../../src/lib/api-contract.ts';
+import { CONTRACTS } from './all-contracts.ts';
 import { errorBodySchema } from '../../src/lib/api-error.ts';
 import { Browser, linkToken, newEmail, PASSWORD, signedInUser } from './account-helpers.ts';
 import { signedInAdmin, send } from './admin-helpers.ts';
@@ -20,15 +21,6 @@ import { PNG, postTradeIn, SWAP_PS5, shopper, tradeInFields } from './trade-in-h
  * Every answer the real Worker gives is exactly what its contract (src/lib/api-contract.ts)
  * says, the schema the browser parses it with: nothing missing, nothing extra.
  */
-const CONTRACTS: readonly Endpoint[] = [
-  ...Object.values(productApi),
-  ...Object.values(orderApi),
-  ...Object.values(newsletterApi),
-  ...Object.values(accountApi),
-  ...Object.values(installApi),
-  ...Object.values(adminApi),
-  ...Object.values(tradeInApi),
-];
 
 /**
  * Routes that are not ours to declare: Auth.js's own under /api/auth/* (its providers,

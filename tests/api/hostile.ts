@@ -1,13 +1,7 @@
+import { CONTRACTS } from './all-contracts.ts';
 import { env } from 'cloudflare:workers';
 import fc from 'fast-check';
 import { safeParse } from 'zod/mini';
-import { accountApi } from '../../src/features/account/account-api.ts';
-import { adminApi } from '../../src/features/admin/admin-api.ts';
-import { productApi } from '../../src/features/catalogue/product-api.ts';
-import { newsletterApi } from '../../src/features/newsletter/subscribe.ts';
-import { orderApi } from '../../src/features/orders/order-api.ts';
-import { installApi } from '../../src/features/pwa/install-api.ts';
-import { tradeInApi } from '../../src/features/trade-ins/trade-in-api.ts';
 import type { Endpoint } from '../../src/lib/api-contract.ts';
 import { errorBodySchema } from '../../src/lib/api-error.ts';
 import type { Browser } from './account-helpers.ts';
@@ -19,16 +13,7 @@ import type { Browser } from './account-helpers.ts';
  * written in D1 by a refused request.
  */
 
-/** Every endpoint the contracts declare (the same list tests/api/contracts.test.ts checks against the router). */
-export const CONTRACTS: readonly Endpoint[] = [
-  ...Object.values(productApi),
-  ...Object.values(orderApi),
-  ...Object.values(newsletterApi),
-  ...Object.values(accountApi),
-  ...Object.values(installApi),
-  ...Object.values(adminApi),
-  ...Object.values(tradeInApi),
-];
+export { CONTRACTS };
 
 /** The endpoints that change state: every method but GET. */
 export const MUTATING = CONTRACTS.filter((e) => e.method !== 'GET');
