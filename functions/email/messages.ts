@@ -5,13 +5,19 @@ import { statusBadge, type OrderStatus } from '../../src/features/orders/order-s
 import type { OrderView } from '../../src/features/orders/order-view.ts';
 import type { BankAccount } from '../env.ts';
 import type { AccountEmailKind } from './account-messages.ts';
+import type { NewsletterEmailKind } from './newsletter-messages.ts';
 import type { TradeInEmailKind } from './trade-in-messages.ts';
 
 /**
  * Which message an e-mail is. Stored with it in the outbox, so logs can say what was
  * sent or held without the recipient, the name or the text.
  */
-export type EmailKind = 'order_confirmation' | `order_status_${OrderStatus}` | AccountEmailKind | TradeInEmailKind;
+export type EmailKind =
+  | 'order_confirmation'
+  | `order_status_${OrderStatus}`
+  | AccountEmailKind
+  | TradeInEmailKind
+  | NewsletterEmailKind;
 
 /** An e-mail ready for the outbox: plain text first, with an HTML twin. */
 export interface EmailMessage {

@@ -1,3 +1,5 @@
+import type { Config } from '../env.ts';
+import { ApiError } from '../lib/errors.ts';
 import { compose, type EmailKind, type EmailMessage } from './messages.ts';
 
 /** The newsletter's e-mails (issue 20), queued through the outbox like the order e-mails. */
@@ -21,8 +23,7 @@ export function unsubscribeLink(siteUrl: string, token: string): string {
 }
 
 export function newsletterConfirmEmail(to: string, link: string, unsubscribe: string): EmailMessage {
-  // Until messages.ts's EmailKind names NewsletterEmailKind (asked of its owner), the literal is widened here.
-  const kind = 'newsletter_confirm' satisfies NewsletterEmailKind as EmailKind;
+  const kind: EmailKind = 'newsletter_confirm';
   return compose(kind, to, 'Confirm your GTS newsletter subscription', [
     'Hello,',
     'Someone (we hope you) asked for GTS Electronics deals and new arrivals at this address. To start receiving them, open this link and press "Confirm":',
@@ -80,4 +81,22 @@ export async function unsubscribeAddress(secret: string, token: string): Promise
   const email = new TextDecoder().decode(address);
   const genuine = await crypto.subtle.verify('HMAC', await signingKey(secret), signature, encoder.encode(PURPOSE + email));
   return genuine ? email : null;
+}
+
+/** The key unsubscribe tokens are signed with (AUTH_SECRET: already a production secret, see README). */
+export function signingSecret(config: Config): string {
+  if (!config.AUTH_SECRET)
+    throw new ApiError(500, 'newsletter_not_configured', 'The newsletter is not configured on this server (AUTH_SECRET).');
+  return config.AUTH_SECRET;
+}
+
+/**
+ * The headers mailbox providers read to show their own "Unsubscribe" button (RFC 2369, and RFC
+ * 8058's one-click POST to the API, which needs no page and no JavaScript): sent with every
+ * newsletter e-mail by the outbox.
+ */
+export async function unsubscribeHeaders(config: Config, email: string): Promise<Record<string, string>> {
+  const url = new URL('/api/newsletter/unsubscribe', config.SITE_URL);
+  url.searchParams.set('token', await unsubscribeToken(signingSecret(config), email));
+  return { 'List-Unsubscribe': `<${url.href}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
 }

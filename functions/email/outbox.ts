@@ -3,6 +3,7 @@ import type { Db } from '../db/client.ts';
 import { emailOutbox, orders } from '../db/schema.ts';
 import type { Config } from '../env.ts';
 import type { EmailMessage } from './messages.ts';
+import { unsubscribeHeaders } from './newsletter-messages.ts';
 
 /**
  * The e-mail outbox: rows written in the batch of the change they report, delivered
@@ -254,11 +255,12 @@ type Outcome =
 
 async function postEmail(
   config: Config,
-  email: { recipient: string; subject: string; text: string; html: string },
+  email: { recipient: string; subject: string; text: string; html: string; kind: string },
   send: Fetcher,
   timeoutMs: number,
 ): Promise<Outcome> {
   const abort = new AbortController();
+  const extraHeaders = email.kind.startsWith('newsletter_') ? await unsubscribeHeaders(config, email.recipient) : undefined;
   const request = new Request(config.EMAIL_API_URL!, {
     method: 'POST',
     headers: {
@@ -271,6 +273,7 @@ async function postEmail(
       subject: email.subject,
       text: email.text,
       html: email.html,
+      ...(extraHeaders ? { headers: extraHeaders } : {}),
     }),
     signal: abort.signal,
   });

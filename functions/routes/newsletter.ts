@@ -9,6 +9,7 @@ import {
   CONFIRM_LINK_HOURS,
   confirmLink,
   newsletterConfirmEmail,
+  signingSecret,
   unsubscribeAddress,
   unsubscribeLink,
   unsubscribeToken,
@@ -39,12 +40,6 @@ const invalidToken = (message: string) =>
 const expiredConfirmation = () =>
   invalidToken('This confirmation link has expired or was already used. Subscribe again for a new one.');
 const forgedUnsubscribe = () => invalidToken('This unsubscribe link is not valid. Use the link from one of our e-mails.');
-
-function signingSecret(config: Config): string {
-  if (!config.AUTH_SECRET)
-    throw new ApiError(500, 'newsletter_not_configured', 'The newsletter is not configured on this server (AUTH_SECRET).');
-  return config.AUTH_SECRET;
-}
 
 /** The link every newsletter e-mail to `email` carries (and the admin's export lists). */
 export async function unsubscribeUrl(config: Config, email: string): Promise<string> {

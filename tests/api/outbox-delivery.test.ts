@@ -1,4 +1,4 @@
-import { env } from 'cloudflare:workers';
+import { env, exports } from 'cloudflare:workers';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openDb } from '../../functions/db/client.ts';
 import { deliverPendingEmails, MAX_EMAIL_ATTEMPTS, type Fetcher } from '../../functions/email/outbox.ts';
@@ -271,5 +271,53 @@ describe('the outbox log', () => {
     expect(lines).toEqual([
       `email #${id} order - unknown: pending, attempt 1 of ${MAX_EMAIL_ATTEMPTS} failed (HTTP 422), next try in 60 s`,
     ]);
+  });
+});
+
+describe('newsletter e-mails carry the unsubscribe headers mailbox providers read', () => {
+  it('List-Unsubscribe points at the one-click API for that address, with List-Unsubscribe-Post; other e-mails have none', async () => {
+    const subscriber = 'list-header@example.com';
+    const [newsletter, order] = await Promise.all([
+      env.DB.prepare(
+        "insert into email_outbox (recipient, subject, text, html, kind) values (?, 'Confirm', 'Hello', '<p>Hello</p>', 'newsletter_confirm') returning id",
+      )
+        .bind(subscriber)
+        .first<{ id: number }>(),
+      env.DB.prepare(
+        "insert into email_outbox (recipient, subject, text, html, kind) values ('buyer@example.com', 'Order', 'Hi', '<p>Hi</p>', 'order_confirmation') returning id",
+      ).first<{ id: number }>(),
+    ]);
+    await env.DB.prepare('insert into newsletter_subscribers (email, confirmed_at) values (?, unixepoch())')
+      .bind(subscriber)
+      .run();
+    const sent: Request[] = [];
+    await deliverPendingEmails(db, withProvider, async (r) => {
+      sent.push(r);
+      return ok();
+    });
+    expect((await outboxRow(newsletter!.id)).status).toBe('sent');
+    expect((await outboxRow(order!.id)).status).toBe('sent');
+
+    const bodies = await Promise.all(sent.map((r) => r.clone().json<{ to: string[]; headers?: Record<string, string> }>()));
+    const toOrder = bodies.find((b) => b.to[0] === 'buyer@example.com');
+    expect(toOrder?.headers).toBeUndefined();
+    const headers = bodies.find((b) => b.to[0] === subscriber)?.headers ?? {};
+    expect(headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
+    const url = /^<(.+)>$/.exec(headers['List-Unsubscribe'] ?? '')?.[1] ?? '';
+    expect(new URL(url).pathname).toBe('/api/newsletter/unsubscribe');
+
+    // What a mailbox provider does with it: a cross-site form post of List-Unsubscribe=One-Click.
+    const response = await exports.default.fetch(
+      new Request(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://mail.example' },
+        body: 'List-Unsubscribe=One-Click',
+      }),
+    );
+    expect(response.status).toBe(200);
+    const left = await env.DB.prepare('select count(*) n from newsletter_subscribers where email = ?')
+      .bind(subscriber)
+      .first<{ n: number }>();
+    expect(left?.n).toBe(0);
   });
 });
