@@ -110,6 +110,9 @@ const screens = [
 
 for (const theme of ['dark', 'light'] as const) {
   test(`the admin sections have no axe violations (${theme})`, async ({ page }) => {
+    // Six screens, each analysed (every rule in dark): past a minute in a CI run where the API
+    // tests share the two cores, as the account pages' analyses are.
+    test.slow();
     await page.addInitScript((dark) => localStorage.setItem('theme', JSON.stringify(dark)), theme === 'dark');
     await signIn(page, ADMIN.email, ADMIN.password);
     for (const [name, path] of screens) {
