@@ -4,7 +4,7 @@ import cloudflare from '@astrojs/cloudflare';
 import react from '@astrojs/react';
 import AstroPWA from '@vite-pwa/astro';
 import { fileURLToPath } from 'node:url';
-import { PAGE_CSP_DIRECTIVES } from './functions/lib/security-headers.ts';
+import { PAGE_CSP_DIRECTIVES } from './functions/platform/security-headers.ts';
 
 const site = process.env.SITE_URL ?? 'https://gts.ng';
 const outDir = process.env.BUILD_DIR ?? 'dist';
@@ -141,7 +141,7 @@ export default defineConfig({
   session: false,
   integrations: [react(), pwa()],
   prefetch: { prefetchAll: false, defaultStrategy: 'hover' },
-  // Content-Security-Policy without 'unsafe-inline' (docs/decisions, functions/lib/security-headers.ts):
+  // Content-Security-Policy without 'unsafe-inline' (docs/decisions, functions/platform/security-headers.ts):
   // Astro hashes every script and style it emits (island loaders, inlined scripts, CSS)
   // into script-src/style-src, in a <meta> on pre-rendered pages and in the header on
   // pages rendered on demand. ThemeScript.astro adds its own hash. What a <meta> cannot

@@ -1,6 +1,6 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
-import { catalogueSeedSql } from './functions/db/seed.ts';
+import { catalogueSeedSql } from './functions/catalogue/seed-rows.ts';
 import { readCatalogueFromDisk } from './scripts/catalogue-files.ts';
 
 // The API through the real Hono app inside workerd, each test file with its own

@@ -74,7 +74,7 @@ const configSchema = z.object({
    */
   MAX_UNITS_PER_PRODUCT: z.coerce.number().int().positive().default(MAX_UNITS_PER_PRODUCT),
   MAX_ORDER_LINES: z.coerce.number().int().positive().default(MAX_ORDER_LINES),
-  /** Requests per client (cf-connecting-ip) and fixed window, as "<requests>/<seconds>" (functions/lib/rate-limit.ts). */
+  /** Requests per client (cf-connecting-ip) and fixed window, as "<requests>/<seconds>" (functions/platform/rate-limit.ts). */
   RATE_LIMIT_PLACE_ORDER: rateLimitRule.default({ limit: 10, windowSeconds: 600 }),
   RATE_LIMIT_PAYMENT_REPORT: rateLimitRule.default({ limit: 10, windowSeconds: 600 }),
   RATE_LIMIT_LOOKUP: rateLimitRule.default({ limit: 20, windowSeconds: 600 }),
@@ -94,7 +94,7 @@ const configSchema = z.object({
   /**
    * E-mails a stranger can make the store send to one address (sign-up, reset, verification,
    * newsletter confirmation, trade-in and order confirmations), per recipient and kind, whoever asks
-   * (functions/lib/rate-limit.ts allowEmailTo): past it the request is answered as usual and no e-mail is queued.
+   * (functions/platform/rate-limit.ts allowEmailTo): past it the request is answered as usual and no e-mail is queued.
    */
   RATE_LIMIT_EMAIL_RECIPIENT: rateLimitRule.default({ limit: 3, windowSeconds: 3600 }),
   /** Newsletter sign-ups per client. */
@@ -117,7 +117,7 @@ const configSchema = z.object({
   AUTH_GOOGLE_SECRET: optional,
   /**
    * Tests only: "true" points Google sign-in at an offline stand-in for Google's authorize,
-   * token and userinfo endpoints (functions/auth/google-standin.ts). Never set it in production.
+   * token and userinfo endpoints (functions/accounts/google-standin.ts). Never set it in production.
    */
   AUTH_GOOGLE_STANDIN: z
     .union([z.boolean(), z.string()])

@@ -1,13 +1,13 @@
-import { createApp } from './lib/app.ts';
-import { adminRoute } from './routes/admin/index.ts';
-import { accountRoute, paymentMethodsRoute, sessionRoute } from './routes/account.ts';
-import { authRoute, googleStandinRoute } from './routes/auth.ts';
-import { health } from './routes/health.ts';
-import { checkInstallPrompt, dismissInstallPrompt } from './routes/install-prompt.ts';
-import { newsletterRoute, subscribe } from './routes/newsletter.ts';
-import { ordersRoute } from './routes/orders.ts';
-import { tradeInsRoute } from './routes/trade-ins.ts';
-import { products } from './routes/products.ts';
+import { createApp } from './platform/app.ts';
+import { adminRoute } from './admin/routes.ts';
+import { accountRoute, paymentMethodsRoute, sessionRoute } from './accounts/routes.ts';
+import { authRoute, googleStandinRoute } from './accounts/auth-routes.ts';
+import { health } from './platform/health.ts';
+import { checkInstallPrompt, dismissInstallPrompt } from './install-prompt/routes.ts';
+import { newsletterRoute, subscribe } from './newsletter/routes.ts';
+import { ordersRoute } from './orders/routes.ts';
+import { tradeInsRoute } from './trade-ins/routes.ts';
+import { products } from './catalogue/routes.ts';
 import { runScheduledJobs } from './scheduled.ts';
 
 /** The store's API: everything under /api/*, served by the same Worker as the pages. */

@@ -1,10 +1,10 @@
-import { pruneExpiredSessions } from './auth/session.ts';
-import { openDb } from './db/client.ts';
-import { deliverPendingEmails } from './email/outbox.ts';
+import { pruneExpiredSessions } from './accounts/session.ts';
+import { openDb } from './platform/db.ts';
+import { deliverPendingEmails } from './platform/outbox.ts';
 import { readConfig } from './env.ts';
-import { pruneRateLimits } from './lib/rate-limit.ts';
+import { pruneRateLimits } from './platform/rate-limit.ts';
 import { expireOverdueOrders } from './orders/expire.ts';
-import { prunePendingSubscribers } from './routes/newsletter.ts';
+import { prunePendingSubscribers } from './newsletter/routes.ts';
 import { sweepOrphanPhotos } from './trade-ins/photos.ts';
 
 /**

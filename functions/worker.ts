@@ -1,9 +1,9 @@
 import { handle } from '@astrojs/cloudflare/handler';
-import { isUploadedImagePath, serveUploadedImage } from './images.ts';
+import { isUploadedImagePath, serveUploadedImage } from './catalogue/uploads.ts';
 import { api } from './index.ts';
-import { HSTS, PAGE_CSP_HEADER, PAGE_SECURITY_HEADERS } from './lib/security-headers.ts';
+import { HSTS, PAGE_CSP_HEADER, PAGE_SECURITY_HEADERS } from './platform/security-headers.ts';
 import { runScheduledJobs } from './scheduled.ts';
-import { drainReader } from './lib/drain.ts';
+import { drainReader } from './platform/drain.ts';
 
 /**
  * The one Worker. Cloudflare serves the pre-rendered pages and assets before the
@@ -12,7 +12,7 @@ import { drainReader } from './lib/drain.ts';
  * Astro adapter answers from D1: the listing (/products, every filter in its URL), the
  * cart (/cart, with lines added without JavaScript) and POST /cart/add, /product/{id}
  * for a product added after the build, and the 404 page (the home content) for the rest.
- * Images admins uploaded (/images/uploads/*) come from R2 (functions/images.ts).
+ * Images admins uploaded (/images/uploads/*) come from R2 (functions/catalogue/uploads.ts).
  */
 export default {
   async fetch(request, env, ctx) {
@@ -20,7 +20,7 @@ export default {
       const { pathname } = new URL(request.url);
       if (pathname === '/api' || pathname.startsWith('/api/'))
         return withTransportSecurity(request, await api.fetch(request, env, ctx));
-      // Admins' uploaded images live in R2, not among the static assets (functions/images.ts).
+      // Admins' uploaded images live in R2, not among the static assets (functions/catalogue/uploads.ts).
       if (isUploadedImagePath(pathname)) return withTransportSecurity(request, await serveUploadedImage(request, env.IMAGES));
       return withPageSecurityHeaders(request, await handle(request, env, ctx));
     } finally {

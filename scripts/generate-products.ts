@@ -9,7 +9,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { catalogueSeedSql } from '../functions/db/seed.ts';
+import { catalogueSeedSql } from '../functions/catalogue/seed-rows.ts';
 import { generateProducts } from './product-generator.ts';
 
 const WRANGLER = [process.execPath, 'node_modules/wrangler/bin/wrangler.js'] as const;

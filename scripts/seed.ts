@@ -5,8 +5,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { hashPassword } from '../functions/auth/password.ts';
-import { catalogueSeedSql } from '../functions/db/seed.ts';
+import { hashPassword } from '../functions/accounts/password.ts';
+import { catalogueSeedSql } from '../functions/catalogue/seed-rows.ts';
 import { readCatalogueFromDisk } from './catalogue-files.ts';
 
 // The project's wrangler on this same Node (22), also when run outside `npm run`,

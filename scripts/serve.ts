@@ -19,7 +19,7 @@ import { cpSync, rmSync } from 'node:fs';
 const WRANGLER = [process.execPath, 'node_modules/wrangler/bin/wrangler.js'] as const;
 
 // Every test and benchmark request comes from 127.0.0.1: the per-client rate limits
-// (functions/lib/rate-limit.ts) are raised here so they measure the store, not the limiter.
+// (functions/platform/rate-limit.ts) are raised here so they measure the store, not the limiter.
 // tests/api/rate-limit.test.ts covers the limiter itself.
 const LOCAL_ONLY_VARS = [
   ...[

@@ -1,10 +1,10 @@
 import { and, asc, eq, gte, lte, notExists, sql } from 'drizzle-orm';
 import type { Dashboard } from '../../src/features/admin/admin-api.ts';
-import type { Db } from '../db/client.ts';
-import { orders, products, productVariants } from '../db/schema.ts';
+import type { Db } from '../platform/db.ts';
+import { orders, products, productVariants } from '../platform/schema.ts';
 import type { Config } from '../env.ts';
 import { expireOverdueOrders } from '../orders/expire.ts';
-import { expiringSoon, reportedPayments } from './orders.ts';
+import { expiringSoon, reportedPayments } from '../orders/admin.ts';
 
 /**
  * The admin's dashboard: reported transfers to check (overdue ones flagged), unpaid orders

@@ -1,9 +1,9 @@
 import { and, asc, inArray, lte } from 'drizzle-orm';
 import { expiresByClock, ORDER_STATUSES } from '../../src/features/orders/order-status.ts';
-import type { Db } from '../db/client.ts';
-import { orders, type OrderRow } from '../db/schema.ts';
+import type { Db } from '../platform/db.ts';
+import { orders, type OrderRow } from '../platform/schema.ts';
 import type { Config } from '../env.ts';
-import { ApiError } from '../lib/errors.ts';
+import { ApiError } from '../platform/errors.ts';
 import { changeOrderStatus, reloadOrder } from './move.ts';
 
 /**

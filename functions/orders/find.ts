@@ -1,9 +1,9 @@
 import { and, asc, eq, max, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
-import { orderEvents, orders, type OrderRow } from '../db/schema.ts';
+import type { Db } from '../platform/db.ts';
+import { orderEvents, orders, type OrderRow } from '../platform/schema.ts';
 import type { Config } from '../env.ts';
-import { sameDigest, sha256Hex } from '../lib/crypto.ts';
-import { ApiError } from '../lib/errors.ts';
+import { sameDigest, sha256Hex } from '../platform/crypto.ts';
+import { ApiError } from '../platform/errors.ts';
 import { expireIfOverdue } from './expire.ts';
 
 /**

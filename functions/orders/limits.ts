@@ -7,10 +7,10 @@ import {
 import { eq, type SQL, sql } from 'drizzle-orm';
 import type { Quote } from '../../src/features/orders/pricing.ts';
 import { STORE } from '../../src/lib/site.ts';
-import type { Db } from '../db/client.ts';
-import { orders, type OrderRow } from '../db/schema.ts';
+import type { Db } from '../platform/db.ts';
+import { orders, type OrderRow } from '../platform/schema.ts';
 import type { Config } from '../env.ts';
-import { ApiError } from '../lib/errors.ts';
+import { ApiError } from '../platform/errors.ts';
 
 /**
  * The per-order limits the Worker enforces: min(config, shared default). The shared

@@ -1,12 +1,12 @@
 import { and, eq, exists, inArray, isNull, notExists, type SQL, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import { nextStatus, type OrderActor, type OrderEvent, type OrderStatus } from '../../src/features/orders/order-status.ts';
-import type { Db } from '../db/client.ts';
-import { orderEvents, orderLines, orders, products, productVariants, type OrderRow } from '../db/schema.ts';
-import { statusChangeEmail } from '../email/messages.ts';
-import { queueEmailIfTransition } from '../email/outbox.ts';
+import type { Db } from '../platform/db.ts';
+import { orderEvents, orderLines, orders, products, productVariants, type OrderRow } from '../platform/schema.ts';
+import { statusChangeEmail } from './messages.ts';
+import { queueEmailIfTransition } from '../platform/outbox.ts';
 import type { Config } from '../env.ts';
-import { ApiError } from '../lib/errors.ts';
+import { ApiError } from '../platform/errors.ts';
 import { loadOrderLinesAndHistory, toOrderView } from './view.ts';
 
 /** The order as D1 holds it now. */

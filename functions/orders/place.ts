@@ -1,8 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { deliveryAddress, type PlaceOrder } from '../../src/features/orders/checkout.ts';
 import type { OrderView } from '../../src/features/orders/order-view.ts';
-import type { Db } from '../db/client.ts';
-import { constraintViolation, isCheckViolation, isUniqueViolation } from '../db/constraint-errors.ts';
+import type { Db } from '../platform/db.ts';
+import { constraintViolation, isCheckViolation, isUniqueViolation } from '../platform/constraint-errors.ts';
 import {
   CHECKS,
   orderEvents,
@@ -13,13 +13,13 @@ import {
   tradeIns,
   type OrderLineRow,
   type OrderRow,
-} from '../db/schema.ts';
-import { orderConfirmationEmail } from '../email/messages.ts';
-import { queueEmail } from '../email/outbox.ts';
+} from '../platform/schema.ts';
+import { orderConfirmationEmail } from './messages.ts';
+import { queueEmail } from '../platform/outbox.ts';
 import { bankAccount, type Config } from '../env.ts';
-import { newOrderNumber, orderAccessToken, sameDigest, sha256Hex } from '../lib/crypto.ts';
-import { ApiError } from '../lib/errors.ts';
-import { allowEmailTo } from '../lib/rate-limit.ts';
+import { newOrderNumber, orderAccessToken, sameDigest, sha256Hex } from '../platform/crypto.ts';
+import { ApiError } from '../platform/errors.ts';
+import { allowEmailTo } from '../platform/rate-limit.ts';
 import { expireIfOverdue } from './expire.ts';
 import { enforceOrderLimits, guardUnpaidHolds, unpaidHoldRefusal } from './limits.ts';
 import { quoteLines, rejectQuote } from './quote.ts';
@@ -78,7 +78,7 @@ export function placeOrder(
   config: Config,
   request: PlaceOrder,
   now = new Date(),
-  /** The signed-in shopper placing it (functions/auth/session.ts), or null for a guest: the order then belongs to that account. */
+  /** The signed-in shopper placing it (functions/accounts/session.ts), or null for a guest: the order then belongs to that account. */
   userId: string | null = null,
   /** A swap's trade-in credit, for an order made from an accepted trade-in. */
   tradeIn?: TradeInCredit,

@@ -1,9 +1,9 @@
 import type { PlaceOrder } from '../../src/features/orders/checkout.ts';
 import type { DeliveryMethod } from '../../src/features/orders/delivery.ts';
 import { priceOrder, type Quote } from '../../src/features/orders/pricing.ts';
-import type { Db } from '../db/client.ts';
-import { loadPricingProducts } from '../db/products.ts';
-import { ApiError, type FieldIssue } from '../lib/errors.ts';
+import type { Db } from '../platform/db.ts';
+import { loadPricingProducts } from '../catalogue/products.ts';
+import { ApiError, type FieldIssue } from '../platform/errors.ts';
 
 /**
  * An order's lines priced from D1 with the pure priceOrder(): the cart's live check

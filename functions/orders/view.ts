@@ -1,8 +1,8 @@
 import { asc, eq } from 'drizzle-orm';
 import { awaitsPayment, showsPaymentDetails } from '../../src/features/orders/order-status.ts';
 import type { OrderView } from '../../src/features/orders/order-view.ts';
-import type { Db } from '../db/client.ts';
-import { orderEvents, orderLines, type OrderLineRow, type OrderRow } from '../db/schema.ts';
+import type { Db } from '../platform/db.ts';
+import { orderEvents, orderLines, type OrderLineRow, type OrderRow } from '../platform/schema.ts';
 import { bankAccount, type Config } from '../env.ts';
 
 /** An order as the API answers with it (src/features/orders/order-view.ts): its row, lines and history. */

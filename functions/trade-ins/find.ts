@@ -1,8 +1,8 @@
 import { and, desc, eq, isNull, or, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
-import { tradeIns, type TradeInRow, type UserRow } from '../db/schema.ts';
-import { sameDigest, sha256Hex } from '../lib/crypto.ts';
-import { ApiError } from '../lib/errors.ts';
+import type { Db } from '../platform/db.ts';
+import { tradeIns, type TradeInRow, type UserRow } from '../platform/schema.ts';
+import { sameDigest, sha256Hex } from '../platform/crypto.ts';
+import { ApiError } from '../platform/errors.ts';
 
 const NOT_FOUND = () =>
   new ApiError(404, 'trade_in_not_found', 'We could not find a trade-in request with that reference and e-mail address.');
@@ -19,7 +19,7 @@ type Account = Pick<UserRow, 'id' | 'email' | 'emailVerified'>;
 
 /**
  * A signed-in user's requests: those sent while signed in, and those sent as a guest with the
- * account's address once it is verified (as with orders, functions/account/links.ts).
+ * account's address once it is verified (as with orders, functions/accounts/links.ts).
  */
 const ownedBy = (user: Account) =>
   user.emailVerified

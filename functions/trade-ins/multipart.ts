@@ -60,7 +60,7 @@ export function multipartBoundary(contentType: string): string | undefined {
 
 /**
  * Reads every part of `body`, refusing (MultipartRefused) as soon as a limit is passed. The
- * reader is handed back unread past that point: the caller drains it (functions/lib/drain.ts).
+ * reader is handed back unread past that point: the caller drains it (functions/platform/drain.ts).
  */
 export async function readMultipart(
   reader: ReadableStreamDefaultReader<Uint8Array>,

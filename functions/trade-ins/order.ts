@@ -1,9 +1,9 @@
 import type { z } from 'zod';
 import type { tradeInOrderSchema } from '../../src/features/trade-ins/trade-in-api.ts';
-import type { Db } from '../db/client.ts';
-import type { TradeInRow } from '../db/schema.ts';
+import type { Db } from '../platform/db.ts';
+import type { TradeInRow } from '../platform/schema.ts';
 import type { Config } from '../env.ts';
-import { ApiError } from '../lib/errors.ts';
+import { ApiError } from '../platform/errors.ts';
 import { type PlacedOrderResult, placeOrder } from '../orders/place.ts';
 import { loadTradeInParts } from './view.ts';
 

@@ -1,11 +1,11 @@
 import { inArray } from 'drizzle-orm';
 import { MAX_PHOTO_BYTES, MAX_TRADE_IN_PHOTOS } from '../../src/features/trade-ins/trade-in.ts';
-import { detectImageType, readLimited } from '../admin/images.ts';
-import type { Db } from '../db/client.ts';
-import { tradeInPhotos } from '../db/schema.ts';
-import { IMAGE_TYPES, UPLOADED_IMAGE_CSP } from '../images.ts';
-import { drainReader } from '../lib/drain.ts';
-import { ApiError } from '../lib/errors.ts';
+import { detectImageType, readLimited } from '../catalogue/admin-images.ts';
+import type { Db } from '../platform/db.ts';
+import { tradeInPhotos } from '../platform/schema.ts';
+import { IMAGE_TYPES, UPLOADED_IMAGE_CSP } from '../catalogue/uploads.ts';
+import { drainReader } from '../platform/drain.ts';
+import { ApiError } from '../platform/errors.ts';
 import { type MultipartPart, type MultipartProblem, MultipartRefused, multipartBoundary, readMultipart } from './multipart.ts';
 
 /**

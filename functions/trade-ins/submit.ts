@@ -1,14 +1,14 @@
 import type { TradeInRequest, TradeInView } from '../../src/features/trade-ins/trade-in.ts';
-import type { Db } from '../db/client.ts';
-import { constraintViolation, isUniqueViolation } from '../db/constraint-errors.ts';
-import { loadPricingProducts } from '../db/products.ts';
-import { tradeInEvents, tradeInPhotos, tradeIns, type TradeInRow } from '../db/schema.ts';
-import { queueEmail } from '../email/outbox.ts';
-import { tradeInReceivedEmail } from '../email/trade-in-messages.ts';
+import type { Db } from '../platform/db.ts';
+import { constraintViolation, isUniqueViolation } from '../platform/constraint-errors.ts';
+import { loadPricingProducts } from '../catalogue/products.ts';
+import { tradeInEvents, tradeInPhotos, tradeIns, type TradeInRow } from '../platform/schema.ts';
+import { queueEmail } from '../platform/outbox.ts';
+import { tradeInReceivedEmail } from './messages.ts';
 import type { Config } from '../env.ts';
-import { newTradeInReference } from '../lib/crypto.ts';
-import { ApiError } from '../lib/errors.ts';
-import { allowEmailTo } from '../lib/rate-limit.ts';
+import { newTradeInReference } from '../platform/crypto.ts';
+import { ApiError } from '../platform/errors.ts';
+import { allowEmailTo } from '../platform/rate-limit.ts';
 import { deletePhotos, type Photo, storePhotos } from './photos.ts';
 import { toTradeInView } from './view.ts';
 

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { TradeInView } from '../../src/features/trade-ins/trade-in.ts';
-import type { Db } from '../db/client.ts';
-import { orders, productVariants, products, tradeInEvents, tradeInPhotos, type TradeInRow } from '../db/schema.ts';
+import type { Db } from '../platform/db.ts';
+import { orders, productVariants, products, tradeInEvents, tradeInPhotos, type TradeInRow } from '../platform/schema.ts';
 
 /** Orders that no longer hold anything: a swap may be ordered again after one of these. */
 export const ENDED_ORDER_STATUSES = ['cancelled', 'expired'] as const;

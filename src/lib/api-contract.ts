@@ -4,7 +4,7 @@ import type { z } from 'zod/mini';
  * The store's API as both sides know it. Each endpoint names its method, its path
  * (with `:params`), the schema of the body it takes and the schema of the answer it
  * gives. The Worker validates the body and types its answer with them
- * (functions/lib/reply.ts); the browser's client (src/lib/api-client.browser.ts) builds
+ * (functions/platform/reply.ts); the browser's client (src/lib/api-client.browser.ts) builds
  * the request and parses the answer with them. Changing an answer on one side without
  * the other is a type error, and the API tests parse every answer with the same
  * schema. See docs/decisions/009-api-contracts-not-hono-client.md.

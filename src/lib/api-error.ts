@@ -2,7 +2,7 @@ import { z } from 'zod/mini';
 
 /**
  * The one error shape of the API, `{ error: { code, message, issues? } }`: the Worker
- * answers every refusal with it (functions/lib/errors.ts) and the browser parses it
+ * answers every refusal with it (functions/platform/errors.ts) and the browser parses it
  * with this schema. Written with zod/mini so the plain scripts on every page (the
  * newsletter form) can parse it without the full zod.
  */

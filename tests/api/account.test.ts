@@ -1,7 +1,7 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
-import { requireAdmin, requireUser } from '../../functions/auth/session.ts';
-import { createApp } from '../../functions/lib/app.ts';
+import { requireAdmin, requireUser } from '../../functions/accounts/session.ts';
+import { createApp } from '../../functions/platform/app.ts';
 import { describe, expect, it } from 'vitest';
 import { accountApi } from '../../src/features/account/account-api.ts';
 import type { PlacedOrder } from '../../src/features/orders/order-view.ts';

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { serveUploadedImage } from '../../functions/images.ts';
+import { serveUploadedImage } from '../../functions/catalogue/uploads.ts';
 import { adminApi } from '../../src/features/admin/admin-api.ts';
 import { UPLOADED_IMAGE_PATTERN } from '../../src/features/catalogue/product.ts';
 import type { Browser } from './account-helpers.ts';
@@ -12,8 +12,8 @@ import { api, type ErrorJson } from './client.ts';
 // call that function with the Worker's own R2 binding, as worker.ts does.
 
 /**
- * Image uploads (POST /api/admin/images, functions/admin/images.ts) into this file's local R2
- * bucket, and serving them through the Worker (functions/images.ts).
+ * Image uploads (POST /api/admin/images, functions/catalogue/admin-images.ts) into this file's local R2
+ * bucket, and serving them through the Worker (functions/catalogue/uploads.ts).
  */
 
 let admin: { browser: Browser; email: string; id: string };

@@ -11,7 +11,7 @@ import { api, type ErrorJson, postJson } from './client.ts';
 import { placeOrder } from './orders-helpers.ts';
 
 /**
- * The admin's catalogue API (functions/routes/admin/products.ts) through the real Worker and
+ * The admin's catalogue API (functions/catalogue/admin-routes.ts) through the real Worker and
  * this file's migrated, seeded D1: what an admin saves is what the shop (GET /api/products,
  * the quote, checkout) sells at once, refusals store nothing, and every change has its audit row.
  */

@@ -238,7 +238,7 @@ const STATE_CHANGING = [
   'POST /api/auth/callback/credentials',
   'POST /api/auth/signin/google',
 ].filter(
-  // RFC 8058: mailbox providers post one-click unsubscribes from their own sites on purpose (functions/lib/app.ts).
+  // RFC 8058: mailbox providers post one-click unsubscribes from their own sites on purpose (functions/platform/app.ts).
   (route) => route !== 'POST /api/newsletter/unsubscribe',
 );
 

@@ -1,9 +1,9 @@
 import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { openDb } from '../../functions/db/client.ts';
-import { constraintViolation, isCheckViolation, isUniqueViolation } from '../../functions/db/constraint-errors.ts';
-import { CHECKS, orders, products, type OrderRow } from '../../functions/db/schema.ts';
+import { openDb } from '../../functions/platform/db.ts';
+import { constraintViolation, isCheckViolation, isUniqueViolation } from '../../functions/platform/constraint-errors.ts';
+import { CHECKS, orders, products, type OrderRow } from '../../functions/platform/schema.ts';
 import { PS5 } from './orders-helpers.ts';
 
 // Real failures from the migrated D1, through drizzle as the Worker meets them, read by the recogniser.

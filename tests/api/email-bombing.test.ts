@@ -5,7 +5,7 @@ import { Browser, emailsTo, linkToken, newEmail, ORIGIN, PASSWORD, signedInUser 
  * Issue 20, finding 7: the account e-mails a stranger can make the store send (forgot password,
  * "someone tried to sign up with your address", a new verify link) were limited per client only,
  * so 30 clients sent one inbox 30 e-mails. They are now limited per recipient too
- * (RATE_LIMIT_EMAIL_RECIPIENT, functions/lib/rate-limit.ts allowEmailTo), whoever asks, and the
+ * (RATE_LIMIT_EMAIL_RECIPIENT, functions/platform/rate-limit.ts allowEmailTo), whoever asks, and the
  * answers do not change past the limit, so they tell nothing either.
  */
 const LIMIT = 3;

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { openDb } from '../../functions/db/client.ts';
+import { openDb } from '../../functions/platform/db.ts';
 import { readConfig } from '../../functions/env.ts';
 import { expireIfOverdue } from '../../functions/orders/expire.ts';
 import { changeOrderStatus, reloadOrder } from '../../functions/orders/move.ts';

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { DISMISS_RATE_LIMIT } from '../../functions/routes/install-prompt.ts';
+import { DISMISS_RATE_LIMIT } from '../../functions/install-prompt/routes.ts';
 import { installApi } from '../../src/features/pwa/install-api.ts';
 import { api, postJson, type ErrorJson } from './client.ts';
 

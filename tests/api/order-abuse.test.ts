@@ -2,7 +2,7 @@ import { createScheduledController } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import worker from '../../functions/index.ts';
-import { openDb } from '../../functions/db/client.ts';
+import { openDb } from '../../functions/platform/db.ts';
 import { paymentReportsAwaitingConfirmation } from '../../functions/orders/find.ts';
 import type { OrderView } from '../../src/features/orders/order-view.ts';
 import { postJson, type ErrorJson } from './client.ts';

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openDb } from '../../functions/db/client.ts';
-import { deliverPendingEmails, MAX_EMAIL_ATTEMPTS, type Fetcher } from '../../functions/email/outbox.ts';
+import { openDb } from '../../functions/platform/db.ts';
+import { deliverPendingEmails, MAX_EMAIL_ATTEMPTS, type Fetcher } from '../../functions/platform/outbox.ts';
 import { readConfig, type Config } from '../../functions/env.ts';
 import { placeOrder } from '../../functions/orders/place.ts';
 import { placeOrderSchema } from '../../src/features/orders/checkout.ts';
@@ -63,7 +63,7 @@ describe('the e-mail outbox', () => {
       customer: { ...customer, email: 'escape@example.com', name: 'Ada <img src=x onerror=alert(1)>' },
     });
     const [email] = await emailsOf(order.number);
-    // A "name" with markup is not repeated at all (functions/email/messages.ts greets by name only when it looks like one).
+    // A "name" with markup is not repeated at all (functions/orders/messages.ts greets by name only when it looks like one).
     expect(email!.text.startsWith('Hello,\n\n')).toBe(true);
     expect(email!.text).not.toContain('onerror');
     expect(email!.html).not.toContain('<img');

@@ -1,10 +1,10 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import type { Db } from '../../functions/db/client.ts';
-import { openDb } from '../../functions/db/client.ts';
+import type { Db } from '../../functions/platform/db.ts';
+import { openDb } from '../../functions/platform/db.ts';
 import { readConfig } from '../../functions/env.ts';
-import { sha256Hex } from '../../functions/lib/crypto.ts';
-import { ApiError } from '../../functions/lib/errors.ts';
+import { sha256Hex } from '../../functions/platform/crypto.ts';
+import { ApiError } from '../../functions/platform/errors.ts';
 import { expireIfOverdue } from '../../functions/orders/expire.ts';
 import { findGuestOrder, findOrderByNumber } from '../../functions/orders/find.ts';
 import { changeOrderStatus } from '../../functions/orders/move.ts';

@@ -1,7 +1,7 @@
 import { env, exports } from 'cloudflare:workers';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { openDb } from '../../functions/db/client.ts';
-import { deliverPendingEmails, MAX_EMAIL_ATTEMPTS, type Fetcher } from '../../functions/email/outbox.ts';
+import { openDb } from '../../functions/platform/db.ts';
+import { deliverPendingEmails, MAX_EMAIL_ATTEMPTS, type Fetcher } from '../../functions/platform/outbox.ts';
 import { readConfig, type Config } from '../../functions/env.ts';
 import { placeOrder } from '../../functions/orders/place.ts';
 import { placeOrderSchema } from '../../src/features/orders/checkout.ts';

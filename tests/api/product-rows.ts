@@ -1,4 +1,4 @@
-import { PRODUCT_COLUMNS, productRowValues, VARIANT_COLUMNS, variantRowValues } from '../../functions/db/seed.ts';
+import { PRODUCT_COLUMNS, productRowValues, VARIANT_COLUMNS, variantRowValues } from '../../functions/catalogue/seed-rows.ts';
 import type { Product } from '../../src/features/catalogue/product.ts';
 
 /** Inserts products (and their variants) into a test's D1 the way an admin's insert would (the FTS triggers index them), in batches. */

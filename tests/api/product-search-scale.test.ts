@@ -1,7 +1,7 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { searchProductsInD1 } from '../../functions/db/product-search.ts';
+import { searchProductsInD1 } from '../../functions/catalogue/product-search.ts';
 import { CATEGORY_IDS } from '../../src/features/catalogue/categories.ts';
 import { BRANDS } from '../../src/features/catalogue/brands.ts';
 import { PAGE_SIZE, productQuerySchema } from '../../src/features/catalogue/search.ts';

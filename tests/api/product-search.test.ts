@@ -2,9 +2,9 @@ import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SQL } from 'drizzle-orm';
 import { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core';
-import { productSearchStatements, searchProductsInD1 } from '../../functions/db/product-search.ts';
-import { listActiveProducts } from '../../functions/db/products.ts';
-import { openDb } from '../../functions/db/client.ts';
+import { productSearchStatements, searchProductsInD1 } from '../../functions/catalogue/product-search.ts';
+import { listActiveProducts } from '../../functions/catalogue/products.ts';
+import { openDb } from '../../functions/platform/db.ts';
 import { BRANDS } from '../../src/features/catalogue/brands.ts';
 import { CATEGORY_IDS } from '../../src/features/catalogue/categories.ts';
 import type { Product } from '../../src/features/catalogue/product.ts';
@@ -24,7 +24,7 @@ import { api, type ErrorJson } from './client.ts';
 import { insertProducts } from './product-rows.ts';
 
 /**
- * The D1 search (functions/db/product-search.ts: SQL and FTS5) against the pure reference
+ * The D1 search (functions/catalogue/product-search.ts: SQL and FTS5) against the pure reference
  * (`searchProducts` in search.ts, which the build pre-renders with): same ids, order,
  * totals, brands and facets, for the shipped catalogue and with generated products added.
  */

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { catalogueSeedSql } from '../../functions/db/seed.ts';
+import { catalogueSeedSql } from '../../functions/catalogue/seed-rows.ts';
 import { type AdminProductDetail, adminApi } from '../../src/features/admin/admin-api.ts';
 import { accountApi } from '../../src/features/account/account-api.ts';
 import { productSchema } from '../../src/features/catalogue/product.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { api, postJson } from './client.ts';
 
-/** What every API answer carries, success or error (functions/lib/app.ts, secureHeaders). */
+/** What every API answer carries, success or error (functions/platform/app.ts, secureHeaders). */
 function expectSecurityHeaders(response: Response) {
   const h = response.headers;
   expect(h.get('x-content-type-options')).toBe('nosniff');

@@ -2,8 +2,8 @@ import { encode } from '@auth/core/jwt';
 import { env } from 'cloudflare:workers';
 import { readConfig } from '../../functions/env.ts';
 import { describe, expect, it } from 'vitest';
-import { pruneExpiredSessions } from '../../functions/auth/session.ts';
-import { openDb } from '../../functions/db/client.ts';
+import { pruneExpiredSessions } from '../../functions/accounts/session.ts';
+import { openDb } from '../../functions/platform/db.ts';
 import { accountApi } from '../../src/features/account/account-api.ts';
 import { Browser, errorOf, newEmail, PASSWORD, sessionRows, signedInUser } from './account-helpers.ts';
 

@@ -1,7 +1,7 @@
 import type { APIResponse } from '@playwright/test';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { PAGE_CSP_HEADER, PAGE_ONLY_HEADERS, PAGE_SECURITY_HEADERS } from '../../functions/lib/security-headers.ts';
+import { PAGE_CSP_HEADER, PAGE_ONLY_HEADERS, PAGE_SECURITY_HEADERS } from '../../functions/platform/security-headers.ts';
 import { expect, test } from './fixtures.ts';
 import { islandsHydrated } from './islands.ts';
 

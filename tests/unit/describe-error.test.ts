@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeError } from '../../functions/lib/errors.ts';
+import { describeError } from '../../functions/platform/errors.ts';
 
 describe('describeError', () => {
   it("keeps a failed query's parameters (customer data) out of the log, but names the cause", () => {

@@ -1,4 +1,4 @@
-/** Values the accounts schema (functions/db/schema.ts) and the API contract (account-api.ts) share. */
+/** Values the accounts schema (functions/platform/schema.ts) and the API contract (account-api.ts) share. */
 
 /** `admin` can use the admin API; everyone else is a `customer`. Only a database command makes an admin (README). */
 export const ROLES = ['customer', 'admin'] as const;

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { ADMIN_TABS, type AdminRoute, adminHref, parseAdminRoute } from './admin-route.ts';
-import { AdminLink, type AdminRouter, RouterContext } from './AdminParts.tsx';
+import { AdminLink, type AdminRouter, RouterContext } from './admin-router.tsx';
 import { Dashboard } from './Dashboard.tsx';
 import { OrdersScreen } from './OrdersScreen.tsx';
 import { ProductsScreen } from './ProductsScreen.tsx';

@@ -3,7 +3,9 @@ import { formatNaira } from '../../lib/money.ts';
 import { formatLagosTime } from '../../lib/time.ts';
 import { type AdminOrderSummary, adminApi, type Dashboard as DashboardData } from './admin-api.ts';
 import { timeAgo, timeUntil } from './admin-route.ts';
-import { AdminLink, LoadedView, OverdueMark, ScreenHeading, useRouter } from './AdminParts.tsx';
+import { AdminLink, ScreenHeading, useRouter } from './admin-router.tsx';
+import { LoadedView } from './AdminLoaded.tsx';
+import { OverdueMark } from './order-labels.tsx';
 import { RevenueChart } from './RevenueChart.tsx';
 import { adminCall, useAdminData } from './use-admin.browser.ts';
 

@@ -18,20 +18,12 @@ import {
   shipOrderSchema,
 } from './admin-api.ts';
 import type { AdminRoute } from './admin-route.ts';
-import {
-  AdminLink,
-  AuditTrail,
-  ConfirmDialog,
-  FormInput,
-  FormProblem,
-  FormTextarea,
-  LoadedView,
-  OverdueMark,
-  STATUS_LABELS,
-  ScreenHeading,
-  StatusHistory,
-  useMoveErrors,
-} from './AdminParts.tsx';
+import { AdminLink, ScreenHeading } from './admin-router.tsx';
+import { AuditTrail, StatusHistory } from './History.tsx';
+import { ConfirmDialog } from './ConfirmDialog.tsx';
+import { FormInput, FormProblem, FormTextarea, useMoveErrors } from './AdminFields.tsx';
+import { LoadedView } from './AdminLoaded.tsx';
+import { OverdueMark, STATUS_LABELS } from './order-labels.tsx';
 import { adminCall, useAdminData } from './use-admin.browser.ts';
 
 /** One order as staff see it, with the moves its status allows. */

@@ -4,18 +4,10 @@ import { ORDER_STATUSES, statusText } from '../orders/order-status.ts';
 import { OrderStatusBadge } from '../orders/OrderParts.tsx';
 import { type AdminOrderSummary, adminApi } from './admin-api.ts';
 import { type AdminRoute, adminHref, listQuery } from './admin-route.ts';
-import {
-  AdminLink,
-  SearchForm,
-  LoadedView,
-  OverdueMark,
-  Pager,
-  STATUS_LABELS,
-  ScreenHeading,
-  StatusFilter,
-  TableBox,
-  useRouter,
-} from './AdminParts.tsx';
+import { AdminLink, ScreenHeading, useRouter } from './admin-router.tsx';
+import { SearchForm, Pager, StatusFilter, TableBox } from './ListControls.tsx';
+import { LoadedView } from './AdminLoaded.tsx';
+import { OverdueMark, STATUS_LABELS } from './order-labels.tsx';
 import { OrderDetail } from './OrderDetail.tsx';
 import { adminCall, useAdminData } from './use-admin.browser.ts';
 

@@ -17,16 +17,10 @@ import {
   createProductSchema,
   uploadedImageSchema,
 } from './admin-api.ts';
-import {
-  AuditTrail,
-  FormCheckbox,
-  FormInput,
-  FormProblem,
-  FormSelect,
-  FormTextarea,
-  LoadedView,
-  ScreenHeading,
-} from './AdminParts.tsx';
+import { AuditTrail } from './History.tsx';
+import { FormCheckbox, FormInput, FormProblem, FormSelect, FormTextarea } from './AdminFields.tsx';
+import { LoadedView } from './AdminLoaded.tsx';
+import { ScreenHeading } from './admin-router.tsx';
 import { showIssuesAtFields } from './form-issues.browser.ts';
 import { $adminDenied, adminCall, adminErrorMessage, useAdminData } from './use-admin.browser.ts';
 

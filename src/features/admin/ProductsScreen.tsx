@@ -6,17 +6,11 @@ import { CATEGORIES, type CategoryId, categoryLabel } from '../catalogue/categor
 import { notify } from '../toast/notify.browser.ts';
 import { type AdminProductSummary, adminApi } from './admin-api.ts';
 import { type AdminRoute, adminHref, listQuery } from './admin-route.ts';
-import {
-  AdminLink,
-  SearchForm,
-  ConfirmDialog,
-  FormProblem,
-  LoadedView,
-  Pager,
-  ScreenHeading,
-  TableBox,
-  useRouter,
-} from './AdminParts.tsx';
+import { AdminLink, ScreenHeading, useRouter } from './admin-router.tsx';
+import { SearchForm, Pager, TableBox } from './ListControls.tsx';
+import { ConfirmDialog } from './ConfirmDialog.tsx';
+import { FormProblem } from './AdminFields.tsx';
+import { LoadedView } from './AdminLoaded.tsx';
 import { ProductForm } from './ProductForm.tsx';
 import { adminCall, adminErrorMessage, useAdminData } from './use-admin.browser.ts';
 

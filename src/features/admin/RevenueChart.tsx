@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { formatNaira } from '../../lib/money.ts';
 import type { Dashboard } from './admin-api.ts';
-import { TableBox } from './AdminParts.tsx';
+import { TableBox } from './ListControls.tsx';
 
 const dayFormat = new Intl.DateTimeFormat('en-NG', { day: 'numeric', month: 'short', timeZone: 'UTC' });
 const shortDay = (day: string) => dayFormat.format(new Date(`${day}T00:00:00Z`));

@@ -4,7 +4,11 @@ import { formatLagosTime } from '../../lib/time.ts';
 import { notify } from '../toast/notify.browser.ts';
 import { adminApi } from './admin-api.ts';
 import { type AdminRoute, adminHref, listQuery } from './admin-route.ts';
-import { ConfirmDialog, SearchForm, FormProblem, LoadedView, Pager, ScreenHeading, TableBox } from './AdminParts.tsx';
+import { ConfirmDialog } from './ConfirmDialog.tsx';
+import { SearchForm, Pager, TableBox } from './ListControls.tsx';
+import { FormProblem } from './AdminFields.tsx';
+import { LoadedView } from './AdminLoaded.tsx';
+import { ScreenHeading } from './admin-router.tsx';
 import { adminCall, adminErrorMessage, useAdminData } from './use-admin.browser.ts';
 
 interface Subscriber {

@@ -11,18 +11,11 @@ import { BATTERY_HEALTH_LABELS, CONDITION_QUESTIONS, type ConditionQuestion, typ
 import { type AdminTradeInMove, ADMIN_TRADE_IN_MOVES, movesFrom, TRADE_IN_STATUS_LABELS } from '../trade-ins/trade-in-status.ts';
 import { type AdminTradeInDetail, adminApi, moveTradeInSchema } from './admin-api.ts';
 import type { AdminRoute } from './admin-route.ts';
-import {
-  AdminLink,
-  AuditTrail,
-  ConfirmDialog,
-  FormInput,
-  FormProblem,
-  FormTextarea,
-  LoadedView,
-  ScreenHeading,
-  StatusHistory,
-  useMoveErrors,
-} from './AdminParts.tsx';
+import { AdminLink, ScreenHeading } from './admin-router.tsx';
+import { AuditTrail, StatusHistory } from './History.tsx';
+import { ConfirmDialog } from './ConfirmDialog.tsx';
+import { FormInput, FormProblem, FormTextarea, useMoveErrors } from './AdminFields.tsx';
+import { LoadedView } from './AdminLoaded.tsx';
 import { differenceWords, TradeInStatusBadge } from './TradeInParts.tsx';
 import { adminCall, useAdminData } from './use-admin.browser.ts';
 

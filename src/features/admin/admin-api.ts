@@ -12,7 +12,7 @@ import { hasAtMostTwoDecimals } from '../../lib/money.ts';
 /**
  * The admin API's contract (see src/lib/api-contract.ts): everything under /api/admin/*,
  * all of it behind one middleware that answers 401 to guests and 403 to signed-in users
- * who are not admins (functions/routes/admin/index.ts). Money is kobo in answers; the
+ * who are not admins (functions/admin/routes.ts). Money is kobo in answers; the
  * forms take naira (what a price tag and a bank statement show) and the Worker converts.
  */
 

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
-import { openDb } from '../../../functions/db/client.ts';
-import { findActiveProduct } from '../../../functions/db/products.ts';
+import { openDb } from '../../../functions/platform/db.ts';
+import { findActiveProduct } from '../../../functions/catalogue/products.ts';
 import { findVariant, isProductId, PRODUCT_ID_PATTERN, type Product, sellingUnit } from '../catalogue/product.ts';
 import { lineTitle, MAX_LINE_QUANTITY } from './cart.ts';
 import {

@@ -1,6 +1,6 @@
 /**
  * A product's rating: its catalogue history with this store's own reviews added (weighted by
- * count, functions/db/products.ts). Where the store's share is known (the product page), it
+ * count, functions/catalogue/products.ts). Where the store's share is known (the product page), it
  * says how many of the reviews are from buyers here, so a shopper can tell the history from
  * what GTS customers said; the listing's cards stay compact.
  */

@@ -1,5 +1,5 @@
 import { env } from 'cloudflare:workers';
-import { categoriesOnSale, searchProductsInD1 } from '../../../functions/db/product-search.ts';
+import { categoriesOnSale, searchProductsInD1 } from '../../../functions/catalogue/product-search.ts';
 import { CATEGORIES, type CategoryId } from './categories.ts';
 import { type Listing, readListing } from './listing.ts';
 import type { ProductPage } from './search.ts';
@@ -7,7 +7,7 @@ import type { ProductPage } from './search.ts';
 /**
  * /products as the Worker renders it (docs/decisions/016-listing-rendered-by-the-worker.md):
  * the URL read by `readListing` (never refused as a whole), its products from D1 through the
- * API's own search (functions/db/product-search.ts), pages 1 to `page` in one statement.
+ * API's own search (functions/catalogue/product-search.ts), pages 1 to `page` in one statement.
  */
 export async function loadListing(
   url: URL,

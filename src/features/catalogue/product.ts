@@ -44,7 +44,7 @@ const imageSchema = z
   .string()
   .regex(/^\/images\/products\/[a-z0-9-]+\.(svg|webp|png|jpg)$/, 'A local file under public/images/products/');
 
-/** Where an admin's uploaded image is served (functions/admin/images.ts): its content hash names it. */
+/** Where an admin's uploaded image is served (functions/catalogue/admin-images.ts): its content hash names it. */
 export const UPLOADED_IMAGE_PATTERN = /^\/images\/uploads\/[a-f0-9]{64}\.(svg|webp|png|jpg)$/;
 
 /**

@@ -8,7 +8,7 @@ import { nairaToKobo } from '../../lib/money.ts';
  * Catalogue search: the query (parsed by one schema, shared with the browser, which also
  * writes the URL), the answer's shape, and `searchProducts`, the pure implementation the
  * build pre-renders /products with. The Worker answers the same contract in SQL over D1
- * (functions/db/product-search.ts, FTS5 for the text); tests/api/product-search.test.ts
+ * (functions/catalogue/product-search.ts, FTS5 for the text); tests/api/product-search.test.ts
  * checks the two give the same ids, order, totals, brands and facets.
  * See docs/decisions/012-search-in-d1-with-fts5.md.
  */
@@ -262,7 +262,7 @@ export function pageOf<T>(
 
 /**
  * Filters, sorts and pages products. Pure: the build pre-renders with it, and it is the
- * reference the Worker's SQL (functions/db/product-search.ts) is tested against.
+ * reference the Worker's SQL (functions/catalogue/product-search.ts) is tested against.
  */
 export function searchProducts(products: readonly Product[], query: ProductQuery): ProductPage {
   const terms = searchTerms(query.q);

@@ -45,7 +45,7 @@ export const newsletterApi = {
   /**
    * Removes the address the token was made for. Also takes RFC 8058 one-click posts from
    * mailbox providers (`List-Unsubscribe=One-Click`, the token in the query), which come from
-   * another site on purpose: functions/lib/app.ts lets this one path past its cross-site refusal.
+   * another site on purpose: functions/platform/app.ts lets this one path past its cross-site refusal.
    */
   unsubscribe: endpoint({
     method: 'POST',

@@ -126,7 +126,7 @@ export const tradeInRequestSchema = z.object({
 export type TradeInRequest = z.output<typeof tradeInRequestSchema>;
 export type TradeInRequestInput = z.input<typeof tradeInRequestSchema>;
 
-/** TRD- and 10 base32 characters (see functions/lib/crypto.ts). */
+/** TRD- and 10 base32 characters (see functions/platform/crypto.ts). */
 export const tradeInReferenceSchema = z
   .string({ error: 'Please enter your trade-in reference' })
   .trim()

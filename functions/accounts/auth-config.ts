@@ -1,0 +1,165 @@
+import type { AuthConfig } from '@auth/core';
+import { CredentialsSignin } from '@auth/core/errors';
+import Credentials from '@auth/core/providers/credentials';
+import Google, { type GoogleProfile } from '@auth/core/providers/google';
+import { DrizzleAdapter } from '@auth/drizzle-adapter';
+import { eq } from 'drizzle-orm';
+import type { Context } from 'hono';
+import { signInSchema } from '../../src/features/account/account-api.ts';
+import { firstProofStatements, markVerifiedStatements } from './links.ts';
+import { accounts, users, verificationTokens } from '../platform/schema.ts';
+import { deliverEmailsLater } from '../platform/outbox.ts';
+import type { Config } from '../env.ts';
+import type { AppEnv } from '../platform/app.ts';
+import { describeError } from '../platform/errors.ts';
+import { checkPassword, type PasswordCheck } from './credentials.ts';
+import { googleStandin } from './google-standin.ts';
+import { endSession, SESSION_MAX_AGE_SECONDS, sessionIsCurrent, type SessionClaims, startSession } from './session.ts';
+
+/** Where Google sign-in lands when Google does not vouch for the address (src/features/account/login-schemas.ts words it). */
+export const GOOGLE_EMAIL_NOT_VERIFIED = '/login?error=GoogleEmailNotVerified';
+
+/** Where Auth.js lives inside the API (stack notes: without basePath every call is 400 UnknownAction). */
+export const AUTH_BASE_PATH = '/api/auth';
+
+/** Thrown by `authorize` when the failed-attempt limit is reached: Auth.js puts `code=rate_limited` in its answer. */
+export class RateLimitedSignIn extends CredentialsSignin {
+  override code = 'rate_limited';
+}
+
+/** Whether Google sign-in is available: configured (both vars) or, in tests, the stand-in. */
+export function googleAvailable(config: Config): boolean {
+  return config.AUTH_GOOGLE_STANDIN || Boolean(config.AUTH_GOOGLE_ID && config.AUTH_GOOGLE_SECRET);
+}
+
+/** What the credentials `authorize` saw, for the JSON sign-in route to answer with (status, Retry-After). */
+export interface SignInOutcome {
+  check?: PasswordCheck;
+}
+
+/**
+ * The Auth.js configuration, built per request from the Worker's env and D1 (not at module
+ * scope: next-auth#8811). JWT sessions (the only kind credentials allow), the drizzle
+ * adapter for Google users and their linked accounts, and the session-version check in the
+ * `jwt` callback that ends sessions issued before a sign-out-everywhere or password change.
+ */
+export function authConfig<E extends AppEnv>(c: Context<E>, outcome: SignInOutcome = {}): AuthConfig {
+  const { db, config } = c.var;
+  const origin = new URL(c.req.url).origin;
+  const providers: AuthConfig['providers'] = [
+    Credentials({
+      id: 'credentials',
+      credentials: { email: { type: 'email' }, password: { type: 'password' } },
+      async authorize(credentials) {
+        const parsed = signInSchema.safeParse(credentials);
+        if (!parsed.success) return null;
+        const check = await checkPassword(c, parsed.data.email, parsed.data.password);
+        outcome.check = check;
+        if (check.kind === 'rate_limited') throw new RateLimitedSignIn();
+        if (check.kind !== 'ok') return null;
+        const { user } = check;
+        return { id: user.id, name: user.name, email: user.email, image: user.image };
+      },
+    }),
+  ];
+  if (googleAvailable(config)) {
+    const profile = (p: GoogleProfile) => ({
+      id: p.sub,
+      name: p.name ?? null,
+      email: String(p.email ?? '')
+        .trim()
+        .toLowerCase(),
+      image: p.picture ?? null,
+      // Read by events.linkAccount below (createUser itself stores null for a new user).
+      emailVerified: p.email_verified === true ? new Date() : null,
+    });
+    providers.push(
+      config.AUTH_GOOGLE_STANDIN
+        ? Google({ ...googleStandin(origin), profile, checks: ['pkce', 'state'], allowDangerousEmailAccountLinking: true })
+        : Google({
+            clientId: config.AUTH_GOOGLE_ID,
+            clientSecret: config.AUTH_GOOGLE_SECRET,
+            profile,
+            checks: ['pkce', 'state'],
+            // Linking to an account with the same address is allowed here, and refused in
+            // the signIn callback unless Google says the address is verified.
+            allowDangerousEmailAccountLinking: true,
+          }),
+    );
+  }
+
+  return {
+    secret: config.AUTH_SECRET,
+    basePath: AUTH_BASE_PATH,
+    // The Worker's own URL is the request's (Cloudflare sets Host); no AUTH_URL.
+    trustHost: true,
+    session: { strategy: 'jwt', maxAge: SESSION_MAX_AGE_SECONDS },
+    adapter: DrizzleAdapter(db, {
+      usersTable: users,
+      accountsTable: accounts,
+      verificationTokensTable: verificationTokens,
+    } as never),
+    providers,
+    // Auth.js's own pages are not used: its errors land on the store's login page (?error=<code>).
+    pages: { signIn: '/login', error: '/login' },
+    logger: {
+      error(error) {
+        if (error instanceof CredentialsSignin) return; // A wrong password or a limit: not a server problem.
+        console.error('Auth error', describeError(error));
+      },
+      warn() {},
+      debug() {},
+    },
+    callbacks: {
+      async signIn({ account, profile }) {
+        if (account?.provider !== 'google') return true;
+        // An address Google does not vouch for proves nothing: it neither starts an account
+        // (the owner would find it taken) nor joins one (docs/decisions/011, issue 20).
+        if (profile?.email_verified !== true) return GOOGLE_EMAIL_NOT_VERIFIED;
+        const email = String(profile.email ?? '')
+          .trim()
+          .toLowerCase();
+        const [existing] = await db.select().from(users).where(eq(users.email, email));
+        if (existing && existing.emailVerified === null) {
+          // Google is the address's first proof: whatever was set up before it (a password
+          // nobody proved, its sessions, other links) ends, and Auth.js then links this
+          // identity to the account by its address.
+          await db.batch(firstProofStatements(db, existing, config.SITE_URL, { passwordHash: null }));
+          deliverEmailsLater(c);
+        }
+        return true;
+      },
+      async jwt({ token, user }) {
+        if (user) {
+          // Sign-in (a password, or Google): a new session row, at the user's version now.
+          const userId = String(token.sub);
+          token.sv = await sessionVersionOf(c, userId);
+          token.sid = await startSession(db, userId, c.req.header('user-agent'));
+          return token;
+        }
+        return (await sessionIsCurrent(db, token as SessionClaims)) ? token : null;
+      },
+      session({ session, token }) {
+        return { ...session, user: { ...session.user, id: String(token.sub) } };
+      },
+    },
+    events: {
+      async signOut(message) {
+        // Auth.js's own sign-out form: the row goes too, so a copy of the cookie is dead.
+        const token = 'token' in message ? (message.token as SessionClaims | null) : null;
+        if (typeof token?.sub === 'string' && typeof token.sid === 'string') await endSession(db, token.sub, token.sid);
+      },
+      async linkAccount({ user, account, profile }) {
+        // Google vouched for the address: it is verified, and its guest orders join the account.
+        if (account.provider !== 'google' || !(profile as { emailVerified?: unknown }).emailVerified || !user.id || !user.email)
+          return;
+        await db.batch([...markVerifiedStatements(db, user.id, user.email)]);
+      },
+    },
+  };
+}
+
+async function sessionVersionOf<E extends AppEnv>(c: Context<E>, userId: string): Promise<number> {
+  const [row] = await c.var.db.select({ v: users.sessionVersion }).from(users).where(eq(users.id, userId));
+  return row?.v ?? 0;
+}

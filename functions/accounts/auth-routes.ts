@@ -1,0 +1,40 @@
+import type { Context } from 'hono';
+import { Auth } from '@auth/core';
+import { authConfig } from './auth-config.ts';
+import { standinAuthorize } from './google-standin.ts';
+import { isSecureRequest, sessionCookieName, sessionUser } from './session.ts';
+import { type AppEnv, createRouter } from '../platform/app.ts';
+import { ApiError } from '../platform/errors.ts';
+
+/**
+ * Auth.js's own routes under /api/auth/* (providers, csrf, session, signin/google,
+ * callback/google, callback/credentials, signout): its double-submit CSRF token guards its
+ * form posts, and the app's csrf() refuses cross-site ones. They are Auth.js's contract,
+ * not ours (tests/api/contracts.test.ts leaves them out of the route check).
+ */
+export const authRoute = createRouter().on(['GET', 'POST'], '/*', async (c) => {
+  if (!c.var.config.AUTH_SECRET)
+    throw new ApiError(500, 'auth_not_configured', 'Sign-in is not configured on this server (AUTH_SECRET).');
+  const response = await Auth(await withoutEndedSession(c), authConfig(c));
+  // Auth.js answers with its own headers; the app's security headers are added on top.
+  return new Response(response.body, response);
+});
+
+/**
+ * Auth.js trusts any session cookie it can decrypt: at a Google callback it would link the
+ * Google identity to that cookie's user even after the session was ended (signed out, or
+ * ended by the address's first proof), letting a stale cookie re-enter the account. A cookie
+ * that is not a current session is taken out of the request before Auth.js sees it.
+ */
+async function withoutEndedSession(c: Context<AppEnv>): Promise<Request> {
+  const name = sessionCookieName(isSecureRequest(c));
+  const cookies = (c.req.header('cookie') ?? '').split(';').map((pair) => pair.trim());
+  const isSession = (pair: string) => pair.startsWith(`${name}=`) || pair.startsWith(`${name}.`);
+  if (!cookies.some(isSession) || (await sessionUser(c))) return c.req.raw;
+  const headers = new Headers(c.req.raw.headers);
+  headers.set('cookie', cookies.filter((pair) => pair && !isSession(pair)).join('; '));
+  return new Request(c.req.raw, { headers });
+}
+
+/** TESTS ONLY: the stand-in for Google's authorize page (functions/accounts/google-standin.ts); 404 unless AUTH_GOOGLE_STANDIN=true. */
+export const googleStandinRoute = createRouter().get('/authorize', standinAuthorize);

@@ -1,0 +1,46 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Profile, ProfileUpdateRequest } from '../../src/features/account/account-api.ts';
+import type { profileUpdateSchema } from '../../src/features/account/account-api.ts';
+import type { z } from 'zod';
+import type { Db } from '../platform/db.ts';
+import { accounts, users, type UserRow } from '../platform/schema.ts';
+
+export type ProfileUpdate = z.output<typeof profileUpdateSchema>;
+export type { ProfileUpdateRequest };
+
+/** The profile as the account pages show it. */
+export async function loadProfile(db: Db, user: UserRow): Promise<Profile> {
+  const [google] = await db.select({ n: sql<number>`count(*)` }).from(accounts).where(eq(accounts.userId, user.id));
+  return {
+    name: user.name,
+    email: user.email,
+    emailVerified: user.emailVerified !== null,
+    hasPassword: user.passwordHash !== null,
+    hasGoogle: (google?.n ?? 0) > 0,
+    phone: user.phone,
+    address: user.address,
+    city: user.city,
+    state: user.state as Profile['state'],
+    notifications: { orderUpdates: user.notifyOrderUpdates, promotions: user.notifyPromotions },
+    theme: user.theme,
+  };
+}
+
+/**
+ * Saves the fields the request has, and only those: the schema is strict, so e-mail, role,
+ * verification or another user's id can never reach this update; the row is the session's.
+ */
+export async function updateProfile(db: Db, user: UserRow, update: ProfileUpdate): Promise<UserRow> {
+  const set: Partial<typeof users.$inferInsert> = {};
+  if (update.name !== undefined) set.name = update.name;
+  if (update.phone !== undefined) set.phone = update.phone;
+  if (update.address !== undefined) set.address = update.address;
+  if (update.city !== undefined) set.city = update.city;
+  if (update.state !== undefined) set.state = update.state;
+  if (update.theme !== undefined) set.theme = update.theme;
+  if (update.notifications?.orderUpdates !== undefined) set.notifyOrderUpdates = update.notifications.orderUpdates;
+  if (update.notifications?.promotions !== undefined) set.notifyPromotions = update.notifications.promotions;
+  if (!Object.keys(set).length) return user;
+  const [row] = await db.update(users).set(set).where(eq(users.id, user.id)).returning();
+  return row ?? user;
+}

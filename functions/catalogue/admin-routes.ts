@@ -1,0 +1,41 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import {
+  adminApi,
+  adminProductQuerySchema,
+  createProductSchema,
+  updateProductSchema,
+} from '../../src/features/admin/admin-api.ts';
+import { productIdSchema } from '../../src/features/catalogue/product.ts';
+import { adminProductDetail, createProduct, deleteProduct, listAdminProducts, updateProduct } from './admin-products.ts';
+import type { SignedInEnv } from '../accounts/session.ts';
+import { reply } from '../platform/reply.ts';
+import { validate } from '../platform/validate.ts';
+
+const idParam = validate('param', z.object({ id: productIdSchema }));
+
+/**
+ * /api/admin/products: the catalogue as admins edit it (functions/catalogue/admin-products.ts). The
+ * admin router has checked the admin (c.var.user) and, for writes, the origin.
+ */
+export const adminProductsRoute = new Hono<SignedInEnv>()
+  .get('/', validate('query', adminProductQuerySchema), async (c) => {
+    return reply(c, adminApi.products, await listAdminProducts(c.var.db, c.req.valid('query')));
+  })
+  .get('/:id', idParam, async (c) => {
+    return reply(c, adminApi.product, await adminProductDetail(c.var.db, c.req.valid('param').id));
+  })
+  .post('/', validate('json', createProductSchema), async (c) => {
+    return reply(c, adminApi.createProduct, await createProduct(c.var.db, c.var.user, c.req.valid('json')), 201);
+  })
+  .put('/:id', idParam, validate('json', updateProductSchema), async (c) => {
+    // The path names the product: an id in the body (like rating, reviews or archived) changes nothing;
+    // catalogueRating and catalogueReviews set its history, which its reviews here are added to.
+    const { version, ...input } = c.req.valid('json');
+    const { id } = c.req.valid('param');
+    return reply(c, adminApi.updateProduct, await updateProduct(c.var.db, c.var.user, id, input, version));
+  })
+  .delete('/:id', idParam, async (c) => {
+    const outcome = await deleteProduct(c.var.db, c.var.user, c.req.valid('param').id);
+    return reply(c, adminApi.deleteProduct, { outcome });
+  });

@@ -1,0 +1,281 @@
+import { type SQL, sql } from 'drizzle-orm';
+import { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core';
+import { isInStock, type Product } from '../../src/features/catalogue/product.ts';
+import {
+  DEFAULT_QUERY,
+  facetsFrom,
+  PAGE_SIZE,
+  type ProductPage,
+  type ProductQuery,
+  pageOf,
+  searchTerms,
+  sortBrands,
+} from '../../src/features/catalogue/search.ts';
+import { nairaToKobo } from '../../src/lib/money.ts';
+import { storeReviews } from './products.ts';
+import { products } from '../platform/schema.ts';
+import { parseVariants, VARIANTS_JSON } from './variants.ts';
+
+/**
+ * GET /api/products in D1: the same answer as the pure `searchProducts` (search.ts), worked
+ * out by SQL that reads rows in proportion to what the query matches, not to the catalogue
+ * (docs/decisions/012-search-in-d1-with-fts5.md):
+ *   - text through the FTS5 table `products_fts` (migrations/0006_product_search.sql), every
+ *     search word a quoted prefix term, so nothing the shopper types is FTS syntax;
+ *   - one grouped query gives the total and the facets; one gives the brand list;
+ *   - filters without text use the index named for their shape (INDEXED BY: a statement
+ *     whose index no longer fits fails loudly instead of scanning the table).
+ * The three statements go to D1 as one batch (one round trip); `rowsRead` is D1's count.
+ */
+
+/** The products' columns as the API returns them. */
+const COLUMNS = sql.join(
+  [
+    sql.raw(
+      'products.id, products.name, products.brand, products.category, products.description, products.price_kobo, products.image, products.variant_label, products.stock, products.rating, products.reviews, products.catalogue_reviews, products.featured',
+    ),
+    sql`${VARIANTS_JSON} AS variants`,
+  ],
+  sql`, `,
+);
+
+interface Row {
+  id: string;
+  name: string;
+  brand: string;
+  category: string;
+  description: string;
+  price_kobo: number;
+  image: string;
+  variant_label: string;
+  variants: string;
+  stock: number;
+  rating: number;
+  reviews: number;
+  catalogue_reviews: number;
+  featured: number;
+}
+
+function toProduct(r: Row): Product {
+  return {
+    id: r.id,
+    name: r.name,
+    brand: r.brand,
+    category: r.category,
+    description: r.description,
+    price: r.price_kobo,
+    image: r.image,
+    variantLabel: r.variant_label,
+    variants: parseVariants(r.variants),
+    stock: r.stock,
+    inStock: isInStock(r.stock),
+    rating: r.rating,
+    reviews: r.reviews,
+    ...storeReviews(r.reviews, r.catalogue_reviews),
+    featured: r.featured === 1,
+  };
+}
+
+/** FTS5 query text: each word quoted (it holds only letters and digits) and a prefix; all must match. */
+function ftsMatch(terms: readonly string[], columns?: string): string {
+  const all = terms.map((t) => `"${t.replaceAll('"', '')}"*`).join(' ');
+  return columns ? `${columns} : (${all})` : all;
+}
+
+const list = (values: readonly string[]) =>
+  sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  );
+
+/** The index a filter-only query is read through (see the decision record for each plan). */
+type IndexName =
+  | 'products_category_idx'
+  | 'products_category_name_idx'
+  | 'products_category_price_idx'
+  | 'products_category_rating_idx'
+  | 'products_brand_idx'
+  | 'products_price_idx'
+  | 'products_featured_idx'
+  | 'products_name_idx'
+  | 'products_rating_idx';
+
+const ORDER: Record<ProductQuery['sort'], SQL> = {
+  name: sql.raw('products.name COLLATE NOCASE, products.id'),
+  'price-asc': sql.raw('products.price_kobo, products.name COLLATE NOCASE, products.id'),
+  'price-desc': sql.raw('products.price_kobo DESC, products.name COLLATE NOCASE, products.id'),
+  rating: sql.raw('products.rating DESC, products.reviews DESC, products.name COLLATE NOCASE, products.id'),
+  relevance: sql.raw('tier, products.name COLLATE NOCASE, products.id'),
+};
+
+/** The index that serves a sort's order, for a listing with no narrowing filter. */
+const SORT_INDEX: Record<ProductQuery['sort'], IndexName> = {
+  name: 'products_name_idx',
+  relevance: 'products_name_idx',
+  'price-asc': 'products_price_idx',
+  'price-desc': 'products_price_idx',
+  rating: 'products_rating_idx',
+};
+
+/** The same within categories (a category page is read in order, a page at a time). */
+const CATEGORY_SORT_INDEX: Record<ProductQuery['sort'], IndexName> = {
+  name: 'products_category_name_idx',
+  relevance: 'products_category_name_idx',
+  'price-asc': 'products_category_price_idx',
+  'price-desc': 'products_category_price_idx',
+  rating: 'products_category_rating_idx',
+};
+
+/**
+ * How many pages the answer holds from `query.page` on: 1 for the API; the server-rendered
+ * listing (/products?page=3 shows pages 1-3, src/features/catalogue/listing.server.ts) reads
+ * them in one statement. Totals, facets and brands do not depend on it.
+ */
+export interface PageSpan {
+  pages?: number;
+}
+
+export interface ProductSearchStatements {
+  page: SQL;
+  groups: SQL;
+  brands: SQL;
+}
+
+/**
+ * The three statements for a query (exported so tests can EXPLAIN QUERY PLAN each shape):
+ * `page` (the page's products), `groups` (matching products per category and brand: total
+ * and facets) and `brands` (brands matching everything but the brand and price filters).
+ */
+export function productSearchStatements(query: ProductQuery, { pages = 1 }: PageSpan = {}): ProductSearchStatements {
+  const terms = searchTerms(query.q);
+  const minKobo = nairaToKobo(query.minPrice);
+  const maxKobo = nairaToKobo(query.maxPrice);
+  const offset = (query.page - 1) * PAGE_SIZE;
+  const limit = PAGE_SIZE * pages;
+
+  // Filters as literal SQL where they are flags (a partial index is only used for literal terms).
+  const featured = query.featured === undefined ? sql`` : sql.raw(` AND products.featured = ${query.featured ? 1 : 0}`);
+  const category = query.category.length ? sql` AND ${products.category} IN (${list(query.category)})` : sql``;
+  const brand = query.brand.length ? sql` AND ${products.brand} IN (${list(query.brand)})` : sql``;
+  const price = sql` AND ${products.price} BETWEEN ${minKobo} AND ${maxKobo}`;
+  const scope = sql`products.active = 1${featured}${category}`;
+  const matching = sql`${scope}${brand}${price}`;
+
+  if (terms.length) {
+    // The FTS table drives (CROSS JOIN keeps it the outer loop): rows read follow the text matches.
+    const from = sql`products_fts CROSS JOIN products ON products.rowid = products_fts.rowid`;
+    const match = sql`products_fts MATCH ${ftsMatch(terms)}`;
+    const tier =
+      query.sort === 'relevance'
+        ? sql`, CASE WHEN products.rowid IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ${ftsMatch(terms, 'name')}) THEN 0
+                WHEN products.rowid IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ${ftsMatch(terms, '{name brand}')}) THEN 1
+                ELSE 2 END AS tier`
+        : sql``;
+    return {
+      page: sql`SELECT ${COLUMNS}${tier} FROM ${from} WHERE ${match} AND ${matching} ORDER BY ${ORDER[query.sort]} LIMIT ${limit} OFFSET ${offset}`,
+      groups: sql`SELECT products.category, products.brand, count(*) AS n FROM ${from} WHERE ${match} AND ${matching} GROUP BY products.category, products.brand`,
+      brands: sql`SELECT DISTINCT products.brand FROM ${from} WHERE ${match} AND ${scope}`,
+    };
+  }
+
+  // No text: each statement reads through the index that fits the query's filters (and, for
+  // the page, its order when no narrower filter comes first), so rows read follow the matches.
+  const defaultPrice = query.minPrice === DEFAULT_QUERY.minPrice && query.maxPrice === DEFAULT_QUERY.maxPrice;
+  const featuredOnly = query.featured === true;
+  const categories = query.category.length > 0;
+  const pageIndex: IndexName = featuredOnly
+    ? 'products_featured_idx'
+    : categories
+      ? query.brand.length
+        ? 'products_category_idx'
+        : defaultPrice
+          ? CATEGORY_SORT_INDEX[query.sort]
+          : 'products_category_price_idx'
+      : query.brand.length
+        ? 'products_brand_idx'
+        : defaultPrice
+          ? SORT_INDEX[query.sort]
+          : 'products_price_idx';
+  // The counts read a covering index: one entry per matching product.
+  const groupsIndex: IndexName = featuredOnly
+    ? 'products_featured_idx'
+    : categories
+      ? 'products_category_idx'
+      : query.brand.length
+        ? 'products_brand_idx'
+        : defaultPrice
+          ? 'products_category_idx'
+          : 'products_price_idx';
+  const indexed = (index: IndexName) => sql.raw(`products INDEXED BY ${index}`);
+  const order = query.sort === 'relevance' ? ORDER.name : ORDER[query.sort];
+
+  let brands: SQL;
+  if (featuredOnly || query.category.length > 1) {
+    brands = sql`SELECT DISTINCT products.brand FROM ${indexed(groupsIndex)} WHERE ${scope}`;
+  } else {
+    // The brands on sale (in one category, or in all): one index seek per brand instead of one
+    // entry per product (SQLite's skip-scan, spelled out as a recursive query).
+    const index = categories ? 'products_category_idx' : 'products_brand_idx';
+    const next = (after: SQL) => sql`(SELECT min(products.brand) FROM ${indexed(index)} WHERE ${scope}${after})`;
+    brands = sql`WITH RECURSIVE b(brand) AS (SELECT ${next(sql``)} UNION ALL SELECT ${next(sql` AND products.brand > b.brand`)} FROM b WHERE b.brand IS NOT NULL)
+      SELECT brand FROM b WHERE brand IS NOT NULL`;
+  }
+
+  return {
+    page: sql`SELECT ${COLUMNS} FROM ${indexed(pageIndex)} WHERE ${matching} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`,
+    groups: sql`SELECT products.category, products.brand, count(*) AS n FROM ${indexed(groupsIndex)} WHERE ${matching} GROUP BY products.category, products.brand`,
+    brands,
+  };
+}
+
+const dialect = new SQLiteAsyncDialect();
+
+/** A drizzle `sql` statement as a D1 prepared statement. */
+export function prepare(d1: D1Database, statement: SQL): D1PreparedStatement {
+  const { sql: text, params } = dialect.sqlToQuery(statement);
+  return d1.prepare(text).bind(...params);
+}
+
+/** One page of the listing for a query, from D1, and how many rows D1 read for it. */
+export async function searchProductsInD1(
+  d1: D1Database,
+  query: ProductQuery,
+  span: PageSpan = {},
+): Promise<{ page: ProductPage; rowsRead: number }> {
+  const statements = productSearchStatements(query, span);
+  const [page, groups, brands] = await d1.batch<unknown>([
+    prepare(d1, statements.page),
+    prepare(d1, statements.groups),
+    prepare(d1, statements.brands),
+  ]);
+  const groupRows = (groups!.results as { category: string; brand: string; n: number }[]).map((g) => ({
+    category: g.category,
+    brand: g.brand,
+    count: g.n,
+  }));
+  const total = groupRows.reduce((sum, g) => sum + g.count, 0);
+  const rowsRead = [page, groups, brands].reduce((sum, r) => sum + (r?.meta.rows_read ?? 0), 0);
+  return {
+    page: pageOf(
+      (page!.results as Row[]).map(toProduct),
+      total,
+      query,
+      sortBrands((brands!.results as { brand: string }[]).map((b) => b.brand)),
+      facetsFrom(groupRows),
+    ),
+    rowsRead,
+  };
+}
+
+/**
+ * The categories with products on sale, for the listing's filter panel (rendered by the Worker):
+ * one index seek per category (the recursive "skip scan" the brand list uses), not one row per product.
+ */
+export async function categoriesOnSale(d1: D1Database): Promise<string[]> {
+  const next = (after: SQL) =>
+    sql`(SELECT min(products.category) FROM ${sql.raw('products INDEXED BY products_category_idx')} WHERE products.active = 1${after})`;
+  const statement = sql`WITH RECURSIVE c(category) AS (SELECT ${next(sql``)} UNION ALL SELECT ${next(sql` AND products.category > c.category`)} FROM c WHERE c.category IS NOT NULL)
+    SELECT category FROM c WHERE category IS NOT NULL`;
+  const { results } = await prepare(d1, statement).all<{ category: string }>();
+  return results.map((r) => r.category);
+}

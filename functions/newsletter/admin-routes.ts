@@ -1,0 +1,30 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { adminApi, subscriberQuerySchema } from '../../src/features/admin/admin-api.ts';
+import { exportFileName, listSubscribers, removeSubscriber, subscribersCsv } from './admin.ts';
+import type { SignedInEnv } from '../accounts/session.ts';
+import { reply } from '../platform/reply.ts';
+import { validate } from '../platform/validate.ts';
+
+const idParam = z.object({
+  id: z
+    .string()
+    .regex(/^[1-9]\d{0,15}$/, "A subscriber's id is a whole number")
+    .transform(Number),
+});
+
+/** /api/admin/subscribers (behind requireAdmin): the list, the CSV export, and removing one. */
+export const adminSubscribersRoute = new Hono<SignedInEnv>()
+  .get('/', validate('query', subscriberQuerySchema), async (c) =>
+    reply(c, adminApi.subscribers, await listSubscribers(c.var.db, c.req.valid('query'))),
+  )
+  .get('/export', async (c) =>
+    c.body(await subscribersCsv(c.var.db, c.var.config), 200, {
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': `attachment; filename="${exportFileName()}"`,
+    }),
+  )
+  .delete('/:id', validate('param', idParam), async (c) => {
+    await removeSubscriber(c.var.db, c.var.user, c.req.valid('param').id);
+    return reply(c, adminApi.removeSubscriber, { removed: true });
+  });

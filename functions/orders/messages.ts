@@ -1,0 +1,159 @@
+import { PICKUP_POINT } from '../../src/features/orders/delivery.ts';
+import { formatNaira } from '../../src/lib/money.ts';
+import { formatLagosTime } from '../../src/lib/time.ts';
+import { statusBadge, type OrderStatus } from '../../src/features/orders/order-status.ts';
+import type { OrderView } from '../../src/features/orders/order-view.ts';
+import type { BankAccount } from '../env.ts';
+import type { AccountEmailKind } from '../accounts/messages.ts';
+import type { NewsletterEmailKind } from '../newsletter/messages.ts';
+import type { TradeInEmailKind } from '../trade-ins/messages.ts';
+
+/**
+ * Which message an e-mail is. Stored with it in the outbox, so logs can say what was
+ * sent or held without the recipient, the name or the text.
+ */
+export type EmailKind =
+  | 'order_confirmation'
+  | `order_status_${OrderStatus}`
+  | AccountEmailKind
+  | TradeInEmailKind
+  | NewsletterEmailKind;
+
+/** An e-mail ready for the outbox: plain text first, with an HTML twin. */
+export interface EmailMessage {
+  kind: EmailKind;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/*
+ * What shoppers type reaches these e-mails in one place only: the name in the greeting.
+ * Addresses, phone numbers and cities are not repeated (the tracking page shows them to
+ * whoever has the order number and e-mail); subjects, amounts, bank details and product
+ * names come from D1 and the store's config. E-mails go to whatever address the order was
+ * placed with, so the greeting must not be able to carry a message of its own.
+ */
+
+/** The longest name a greeting repeats. */
+const GREETING_NAME_MAX = 60;
+/** A name as names are written: letters of any script with their accents, spaces, . ' ’ and -. */
+const NAME_LIKE = /^[\p{L}\p{M}][\p{L}\p{M} .'’-]*$/u;
+
+/**
+ * "Hello Ada Obi," — or just "Hello," when the name is not something a greeting should
+ * repeat: longer than GREETING_NAME_MAX, or holding digits, links, markup or anything
+ * else names do not (the checkout already refuses line breaks and control characters;
+ * this also covers orders stored before it did). So an order placed for someone else's
+ * address cannot make the store's e-mail say "pay into account 0123456789" or "call …".
+ */
+export function greeting(name: string): string {
+  const oneLine = name
+    .replace(/[\p{C}\p{Z}]+/gu, ' ')
+    .trim()
+    .normalize('NFC');
+  return oneLine.length <= GREETING_NAME_MAX && NAME_LIKE.test(oneLine) ? `Hello ${oneLine},` : 'Hello,';
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+}
+
+function trackUrl(siteUrl: string, order: Pick<OrderView, 'number'>): string {
+  return new URL(`/track?order=${encodeURIComponent(order.number)}`, siteUrl).href;
+}
+
+/** Paragraphs of text become the text body and, escaped, the HTML body. */
+export function compose(kind: EmailKind, to: string, subject: string, paragraphs: string[]): EmailMessage {
+  const html = paragraphs.map((p) => `<p>${escapeHtml(p).replaceAll('\n', '<br>')}</p>`).join('\n');
+  return { kind, to, subject, text: paragraphs.join('\n\n'), html: `<!doctype html><html><body>${html}</body></html>` };
+}
+
+function orderSummary(order: OrderView): string {
+  const lines = order.lines.map(
+    (l) => `${l.quantity} × ${l.name}${l.variant ? ` (${l.variant})` : ''}: ${formatNaira(l.lineTotal)}`,
+  );
+  return [
+    ...lines,
+    `Subtotal: ${formatNaira(order.subtotal)}`,
+    order.deliveryMethod === 'pickup'
+      ? `Pick-up at ${PICKUP_POINT.name}, ${PICKUP_POINT.address}: free`
+      : `Shipping: ${formatNaira(order.shipping)}`,
+    ...(order.credit ? [`Trade-in credit (${order.credit.tradeIn}): −${formatNaira(order.credit.amount)}`] : []),
+    `Total: ${formatNaira(order.total)}`,
+  ].join('\n');
+}
+
+export function orderConfirmationEmail(order: OrderView, bank: BankAccount, siteUrl: string): EmailMessage {
+  return compose('order_confirmation', order.customer.email, `Your GTS order ${order.number}: transfer details`, [
+    greeting(order.customer.name),
+    `Thank you for your order ${order.number}. We are holding your items until ${formatLagosTime(order.expiresAt)} (Lagos time).`,
+    orderSummary(order),
+    [
+      `Please transfer ${formatNaira(order.total)} to:`,
+      `Bank: ${bank.bankName}`,
+      `Account name: ${bank.accountName}`,
+      `Account number: ${bank.accountNumber}`,
+      `Reference: ${order.number}`,
+    ].join('\n'),
+    `Follow your order at ${trackUrl(siteUrl, order)} with this e-mail address.`,
+    'GTS Electronics',
+  ]);
+}
+
+const STATUS_NEWS: Partial<Record<OrderStatus, string>> = {
+  payment_reported: 'Thank you for telling us you have paid. We will confirm the transfer with our bank and let you know.',
+  paid: 'We have received your payment. Your order is being packed.',
+  shipped: 'Your order is on its way.',
+  delivered: 'Your order has been delivered. Enjoy it!',
+  cancelled: 'Your order has been cancelled. If you paid for it, we will refund the transfer to the account it came from.',
+  expired:
+    'We did not receive a transfer in time, so your order has expired and its items are back on sale. You are welcome to order again.',
+};
+
+/** An order that expired after its shopper reported paying needs other words than one nobody paid for. */
+const EXPIRED_AFTER_REPORT =
+  'We could not confirm your transfer within the time we hold a reported payment, so your order has expired and its items are back on sale. If you did send the money, reply to this e-mail with your transfer receipt and we will refund it or restore your order.';
+
+function statusNews(order: OrderView, status: OrderStatus): string | undefined {
+  if (status === 'expired' && order.history.some((h) => h.status === 'payment_reported')) return EXPIRED_AFTER_REPORT;
+  return STATUS_NEWS[status];
+}
+
+/**
+ * The shipment as the shopper's e-mail repeats it: what the admin typed when marking the order
+ * shipped (the store's words, not the shopper's), one line each.
+ */
+function shipmentNews(order: OrderView): string | undefined {
+  const oneLine = (text: string | null | undefined) => text?.replace(/[\p{C}\p{Z}]+/gu, ' ').trim() || undefined;
+  const carrier = oneLine(order.shipment?.carrier);
+  const note = oneLine(order.shipment?.trackingNote);
+  if (!carrier && !note) return undefined;
+  return [carrier && `Carrier: ${carrier}`, note && `Tracking: ${note}`].filter(Boolean).join('\n');
+}
+
+export function statusChangeEmail(
+  order: OrderView,
+  status: OrderStatus,
+  siteUrl: string,
+  /** An admin's cancel: the reason they gave, told to the shopper. */
+  { reason }: { reason?: string } = {},
+): EmailMessage {
+  const badge = statusBadge(status);
+  const why = status === 'cancelled' ? reason?.replace(/[\p{C}\p{Z}]+/gu, ' ').trim() : undefined;
+  const extra = status === 'shipped' ? shipmentNews(order) : why ? `Reason: ${why}` : undefined;
+  return compose(
+    `order_status_${status}`,
+    order.customer.email,
+    `Your GTS order ${order.number}: ${badge.detail.toLowerCase()}`,
+    [
+      greeting(order.customer.name),
+      statusNews(order, status) ?? `Your order ${order.number} is now ${badge.detail.toLowerCase()}.`,
+      ...(extra ? [extra] : []),
+      orderSummary(order),
+      `Follow your order at ${trackUrl(siteUrl, order)}.`,
+      'GTS Electronics',
+    ],
+  );
+}

@@ -1,0 +1,112 @@
+import type { Context } from 'hono';
+import { orderLookupSchema } from '../../src/features/orders/checkout.ts';
+import { orderApi } from '../../src/features/orders/order-api.ts';
+import { sessionUser } from '../accounts/session.ts';
+import { deliverEmailsLater } from '../platform/outbox.ts';
+import { findGuestOrder, findOrderForToken } from './find.ts';
+import { enforceOrderLimits } from './limits.ts';
+import { changeOrderStatus, reloadOrder } from './move.ts';
+import { placeOrder } from './place.ts';
+import { quoteLines } from './quote.ts';
+import { loadOrderView } from './view.ts';
+import { createRouter, type AppEnv } from '../platform/app.ts';
+import { ApiError } from '../platform/errors.ts';
+import { rateLimit } from '../platform/rate-limit.ts';
+import { reply } from '../platform/reply.ts';
+import { validate } from '../platform/validate.ts';
+import { z } from 'zod';
+
+const PRIVATE = { 'cache-control': 'no-store' };
+
+/** The browser that placed an order proves it with `Authorization: Bearer <accessToken>`. */
+function bearerToken(c: Context<AppEnv>): string {
+  const match = /^Bearer ([A-Za-z0-9_-]{20,200})$/.exec(c.req.header('authorization') ?? '');
+  if (!match) throw new ApiError(401, 'unauthorized', "This order's access token is missing.");
+  return match[1]!;
+}
+
+const orderNumberParam = z.object({ number: orderLookupSchema.shape.number });
+
+/**
+ * Per-client limits (functions/platform/rate-limit.ts), from the config so local servers and
+ * tests can set their own: placing, reporting and looking up orders are what a script
+ * would repeat; the cart's quote runs on every cart change, so it gets far more room.
+ * Cancelling is not limited: it only ever gives stock back.
+ */
+const limited = {
+  place: rateLimit({ name: 'orders.place', rule: (config) => config.RATE_LIMIT_PLACE_ORDER }),
+  quote: rateLimit({ name: 'orders.quote', rule: (config) => config.RATE_LIMIT_QUOTE }),
+  lookup: rateLimit({ name: 'orders.lookup', rule: (config) => config.RATE_LIMIT_LOOKUP }),
+  reportPayment: rateLimit({ name: 'orders.payment_report', rule: (config) => config.RATE_LIMIT_PAYMENT_REPORT }),
+};
+
+export const ordersRoute = createRouter()
+  // Places an order: 201 with the order and its access token; 200 with the same for a retried key.
+  .post('/', limited.place, validate('json', orderApi.place.body), async (c) => {
+    // Signed in: the order belongs to the account (a guest's order joins one once its address is verified).
+    const user = await sessionUser(c);
+    const placed = await placeOrder(c.var.db, c.var.config, c.req.valid('json'), undefined, user?.id ?? null);
+    if (placed.created) deliverEmailsLater(c);
+    return reply(
+      c,
+      orderApi.place,
+      { order: placed.order, accessToken: placed.accessToken },
+      placed.created ? 201 : 200,
+      PRIVATE,
+    );
+  })
+  // The cart's live check: each line priced from D1 with what (if anything) stops it.
+  .post('/quote', limited.quote, validate('json', orderApi.quote.body), async (c) => {
+    const { lines } = c.req.valid('json');
+    enforceOrderLimits(c.var.config, lines);
+    return reply(c, orderApi.quote, await quoteLines(c.var.db, lines), 200, PRIVATE);
+  })
+  // A guest's tracking lookup by order number and checkout e-mail (a POST keeps the e-mail out of URLs and logs).
+  .post('/lookup', limited.lookup, validate('json', orderApi.lookup.body), async (c) => {
+    const { number, email } = c.req.valid('json');
+    const order = await findGuestOrder(c.var.db, c.var.config, number, email);
+    return reply(c, orderApi.lookup, { order: await loadOrderView(c.var.db, c.var.config, order) }, 200, PRIVATE);
+  })
+  // 'I Have Made Payment': only the browser holding the order's access token may report it.
+  // The order as the browser that placed it sees it (the cart's "Continue to payment").
+  .get('/:number', limited.lookup, validate('param', orderNumberParam), async (c) => {
+    const { db, config } = c.var;
+    const order = await findOrderForToken(db, config, c.req.valid('param').number, bearerToken(c));
+    return reply(c, orderApi.get, { order: await loadOrderView(db, config, order) }, 200, PRIVATE);
+  })
+  .post('/:number/payment-report', limited.reportPayment, validate('param', orderNumberParam), (c) =>
+    moveForShopper(c, c.req.valid('param').number, 'report_payment'),
+  )
+  // The shopper drops an order they have not paid for (the checkout does this when a changed
+  // cart replaces it), so its stock goes back on sale at once instead of after the hold time.
+  .post('/:number/cancel', validate('param', orderNumberParam), (c) =>
+    moveForShopper(c, c.req.valid('param').number, 'cancel', 'Cancelled by the shopper'),
+  );
+
+/**
+ * A move the browser holding the order's token asks for. Asking again for a move already
+ * made (a retry after a lost answer), or losing a race to the same move (a double click
+ * sending two reports or two cancels at once), gets the order as it now is, not an error.
+ */
+async function moveForShopper(c: Context<AppEnv>, number: string, event: 'report_payment' | 'cancel', note?: string) {
+  const { db, config } = c.var;
+  const order = await findOrderForToken(db, config, number, bearerToken(c));
+  const done = event === 'report_payment' ? 'payment_reported' : 'cancelled';
+  const endpoint = event === 'report_payment' ? orderApi.reportPayment : orderApi.cancel;
+  const answer = async (row: typeof order) => reply(c, endpoint, { order: await loadOrderView(db, config, row) }, 200, PRIVATE);
+  if (order.status === done) return answer(order);
+  let moved: typeof order;
+  try {
+    // The shopper's account, when they are signed in, is who made the move in the order's history.
+    const user = await sessionUser(c);
+    moved = await changeOrderStatus(db, config, order, event, 'customer', { note, actorUserId: user?.id ?? null });
+  } catch (err) {
+    // Refused because another request made this very move first: that request's answer is ours too.
+    const current =
+      err instanceof ApiError && (err.status === 409 || err.status === 403) ? await reloadOrder(db, order) : undefined;
+    if (current?.status === done) return answer(current);
+    throw err;
+  }
+  deliverEmailsLater(c);
+  return answer(moved);
+}

@@ -1,0 +1,97 @@
+import { Hono, type MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { secureHeaders } from 'hono/secure-headers';
+import { adminApi } from '../../src/features/admin/admin-api.ts';
+import { tradeInApi } from '../../src/features/trade-ins/trade-in-api.ts';
+import { openDb, type Db } from './db.ts';
+import { readConfig, type Config } from '../env.ts';
+import { ApiError, handleError, handleNotFound } from './errors.ts';
+import { API_CSP, PAGE_SECURITY_HEADERS } from './security-headers.ts';
+
+/**
+ * The routes that read a body over 64 KB, each with its own limit counted as it streams: an
+ * admin's image upload (2 MB, functions/catalogue/admin-images.ts) and a trade-in request with its
+ * photos (functions/trade-ins/photos.ts).
+ */
+const LARGE_UPLOAD_PATHS: readonly string[] = [adminApi.uploadImage.path, tradeInApi.submit.path];
+
+/**
+ * Writes that other sites may send on purpose: a mailbox provider's RFC 8058 one-click
+ * unsubscribe comes from its own servers or webmail. Its authority is the signed token in
+ * the URL, not a cookie, so a forged one removes only the address the token was made for.
+ */
+const CROSS_SITE_WRITES: readonly string[] = ['/api/newsletter/unsubscribe'];
+
+/** The body types a page on another site can send without a CORS preflight (an HTML form's enctypes). */
+const FORM_BODY = /^(application\/x-www-form-urlencoded|multipart\/form-data|text\/plain)\b/i;
+
+/**
+ * Every request that can change something (any method but GET, HEAD, OPTIONS) must come from
+ * the store's own pages, whatever route it is for: a browser says where a request comes from
+ * in Origin (sent with every non-GET fetch and form post) and Sec-Fetch-Site. Refused with 403:
+ * another site's Origin (`null` from a sandboxed frame too); Sec-Fetch-Site `cross-site` or
+ * `same-site` (a sibling subdomain is another site here); and, when the browser sent neither,
+ * a body an HTML form could send. A JSON body with neither header is let through: no browser
+ * sends that cross-site (it would need a CORS preflight, which this API never grants), and it is
+ * what scripts and the API tests send. Before the body limit and the routes, so nothing is read.
+ */
+const refuseCrossSiteWrites: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const method = c.req.method;
+  if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS' || CROSS_SITE_WRITES.includes(c.req.path)) return next();
+  const origin = c.req.header('origin');
+  const site = c.req.header('sec-fetch-site');
+  const foreignOrigin = origin !== undefined && origin !== new URL(c.req.url).origin;
+  const foreignSite = site === 'cross-site' || site === 'same-site';
+  const unmarkedForm = origin === undefined && site === undefined && FORM_BODY.test(c.req.header('content-type') ?? 'text/plain');
+  if (foreignOrigin || foreignSite || unmarkedForm)
+    throw new ApiError(403, 'forbidden', 'This request must come from the store’s own pages.');
+  await next();
+};
+
+export interface AppEnv {
+  Bindings: Env;
+  Variables: { db: Db; config: Config };
+}
+
+/** A Hono app with the API's shared middleware and its one error shape. */
+export function createRouter() {
+  return new Hono<AppEnv>();
+}
+
+export function createApp() {
+  const app = new Hono<AppEnv>().basePath('/api');
+  app.onError(handleError);
+  app.notFound(handleNotFound);
+  // The pages' headers (functions/platform/security-headers.ts), and a CSP under which an answer
+  // opened in a tab loads and runs nothing. HSTS is added by the Worker, over https only.
+  app.use(
+    secureHeaders({
+      contentSecurityPolicy: API_CSP,
+      xContentTypeOptions: PAGE_SECURITY_HEADERS['X-Content-Type-Options'],
+      referrerPolicy: PAGE_SECURITY_HEADERS['Referrer-Policy'],
+      xFrameOptions: PAGE_SECURITY_HEADERS['X-Frame-Options'],
+      crossOriginOpenerPolicy: PAGE_SECURITY_HEADERS['Cross-Origin-Opener-Policy'],
+      strictTransportSecurity: false,
+    }),
+  );
+  app.use(async (c, next) => {
+    await next();
+    c.header('Permissions-Policy', PAGE_SECURITY_HEADERS['Permissions-Policy']);
+  });
+  app.use(refuseCrossSiteWrites);
+  const jsonBodyLimit = bodyLimit({
+    maxSize: 64 * 1024,
+    onError: () => {
+      throw new ApiError(413, 'payload_too_large', 'The request body is larger than 64 KB.');
+    },
+  });
+  // Uploads are larger: their handlers count the bytes as they stream and stop at their own
+  // limit. Exact method and path, so nothing else escapes this one.
+  app.use((c, next) => (c.req.method === 'POST' && LARGE_UPLOAD_PATHS.includes(c.req.path) ? next() : jsonBodyLimit(c, next)));
+  app.use(async (c, next) => {
+    c.set('config', readConfig(c.env));
+    c.set('db', openDb(c.env.DB));
+    await next();
+  });
+  return app;
+}

@@ -1,0 +1,52 @@
+import { and, desc, eq } from 'drizzle-orm';
+import type { AuditEntry } from '../../src/features/admin/admin-api.ts';
+import type { Db } from './db.ts';
+import { adminAudit, type AuditEntity, type UserRow } from './schema.ts';
+
+export type Changes = Record<string, { from: unknown; to: unknown }>;
+
+/**
+ * The audit row for an admin's change, as a statement for the change's own D1 batch, so a
+ * change is never stored without its row, nor a row without its change.
+ */
+export function auditStatement(
+  db: Db,
+  admin: Pick<UserRow, 'id' | 'email'>,
+  entity: AuditEntity,
+  entityId: string,
+  action: string,
+  changes: Changes,
+) {
+  return db.insert(adminAudit).values({ entity, entityId, action, actorUserId: admin.id, actorEmail: admin.email, changes });
+}
+
+/**
+ * The fields whose values differ between two versions of a record, each with what it was
+ * and what it became; values are compared as JSON (so nested lists, like variants, count
+ * as one field). A field missing on one side is undefined there.
+ */
+export function changedFields(before: Readonly<Record<string, unknown>>, after: Readonly<Record<string, unknown>>): Changes {
+  const changes: Changes = {};
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    const from = before[key];
+    const to = after[key];
+    if (JSON.stringify(from) !== JSON.stringify(to)) changes[key] = { from: from ?? null, to: to ?? null };
+  }
+  return changes;
+}
+
+/** What admins changed on one product, order or subscriber, newest first. */
+export async function auditTrail(db: Db, entity: AuditEntity, entityId: string, limit = 100): Promise<AuditEntry[]> {
+  const rows = await db
+    .select()
+    .from(adminAudit)
+    .where(and(eq(adminAudit.entity, entity), eq(adminAudit.entityId, entityId)))
+    .orderBy(desc(adminAudit.id))
+    .limit(limit);
+  return rows.map((row) => ({
+    at: row.createdAt.toISOString(),
+    by: row.actorEmail,
+    action: row.action,
+    changes: row.changes,
+  }));
+}

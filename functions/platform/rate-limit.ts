@@ -1,0 +1,202 @@
+import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { Db } from './db.ts';
+import { rateLimits } from './schema.ts';
+import { MAX_RATE_LIMIT_WINDOW_SECONDS, type Config } from '../env.ts';
+import type { AppEnv } from './app.ts';
+import { sha256Hex } from './crypto.ts';
+import { errorBody } from './errors.ts';
+
+/**
+ * Per-client request limits kept in D1 (docs/decisions/010-rate-limits-in-d1.md): a
+ * fixed-window counter per key (what is limited, and for which client) and window,
+ * counted up by one atomic upsert. Works the same in production, under `wrangler dev`
+ * and in the API tests; the counters can be read (and are, by the tests), and sign-in
+ * counts its attempts per address, client and device with the same countRequests().
+ */
+
+export interface RateLimitRule {
+  /** Requests allowed per window. */
+  limit: number;
+  windowSeconds: number;
+}
+
+export interface RateLimitResult {
+  allowed: boolean;
+  /** Requests counted in this window, this one included. */
+  count: number;
+  /** Seconds until the window ends (at least 1). */
+  retryAfterSeconds: number;
+}
+
+/** One counter to count a request under, with the rule it is held to. */
+export interface CountedKey {
+  key: string;
+  rule: RateLimitRule;
+}
+
+/** A counted request's result for one key, with the window it was counted in (to take it back). */
+export interface CountedResult extends RateLimitResult, CountedKey {
+  windowStart: number;
+}
+
+function windowOf(rule: RateLimitRule, now: Date) {
+  const nowSeconds = Math.floor(now.getTime() / 1000);
+  const windowStart = nowSeconds - (nowSeconds % rule.windowSeconds);
+  return { windowStart, retryAfterSeconds: Math.max(1, windowStart + rule.windowSeconds - nowSeconds) };
+}
+
+function upsertCount(db: Db, key: string, windowStart: number) {
+  return db
+    .insert(rateLimits)
+    .values({ key, windowStart, count: 1 })
+    .onConflictDoUpdate({ target: [rateLimits.key, rateLimits.windowStart], set: { count: sql`${rateLimits.count} + 1` } })
+    .returning({ count: rateLimits.count });
+}
+
+/**
+ * Counts one request under every key in one D1 batch (one transaction), each upsert answering
+ * the count it left. Every request sees a count no other request saw, so however many arrive at
+ * once, no more than `limit` of them are within it: the decision is taken on the count, never
+ * on a read made before it (issue 20, finding 2).
+ */
+export async function countRequests(db: Db, keys: readonly CountedKey[], now = new Date()): Promise<CountedResult[]> {
+  if (!keys.length) return [];
+  const windows = keys.map(({ rule }) => windowOf(rule, now));
+  const [first, ...rest] = keys.map(({ key }, i) => upsertCount(db, key, windows[i]!.windowStart));
+  const rows = await db.batch([first!, ...rest]);
+  return keys.map(({ key, rule }, i) => {
+    const count = rows[i]?.[0]?.count ?? 1;
+    const { windowStart, retryAfterSeconds } = windows[i]!;
+    return { key, rule, windowStart, count, allowed: count <= rule.limit, retryAfterSeconds };
+  });
+}
+
+/** Counts one request for `key` in the window `now` falls in, and says whether it is within the limit. */
+export async function countRequest(db: Db, key: string, rule: RateLimitRule, now = new Date()): Promise<RateLimitResult> {
+  const [result] = await countRequests(db, [{ key, rule }], now);
+  const { allowed, count, retryAfterSeconds } = result!;
+  return { allowed, count, retryAfterSeconds };
+}
+
+/**
+ * Takes back requests counted by countRequests (a sign-in that succeeded: only failures are
+ * to accumulate). Each counter goes down by one in the window it was counted in, never below 0.
+ */
+export async function takeBackRequests(db: Db, counted: readonly CountedResult[]): Promise<void> {
+  const [first, ...rest] = counted.map(({ key, windowStart }) =>
+    db
+      .update(rateLimits)
+      .set({ count: sql`${rateLimits.count} - 1` })
+      .where(and(eq(rateLimits.key, key), eq(rateLimits.windowStart, windowStart), gt(rateLimits.count, 0))),
+  );
+  if (first) await db.batch([first, ...rest]);
+}
+
+/** Deletes counters of windows that ended long ago (every window is at most a day long). Run by the cron. */
+export async function pruneRateLimits(db: Db, now = new Date()): Promise<number> {
+  const before = Math.floor(now.getTime() / 1000) - MAX_RATE_LIMIT_WINDOW_SECONDS;
+  const deleted = await db.delete(rateLimits).where(lt(rateLimits.windowStart, before)).returning({ key: rateLimits.key });
+  return deleted.length;
+}
+
+/** An IPv6 address's eight groups, lower case and without leading zeros, or undefined for anything else. */
+function ipv6Groups(address: string): string[] | undefined {
+  // An IPv4 address, also written IPv4-mapped (::ffff:203.0.113.7), is one client of its own.
+  if (!address.includes(':') || address.includes('.')) return undefined;
+  const [head = '', tail = ''] = address.split('::');
+  const left = head ? head.split(':') : [];
+  const right = address.includes('::') && tail ? tail.split(':') : [];
+  const groups = address.includes('::')
+    ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
+    : left;
+  return groups.map((g) => g.replace(/^0+(?=.)/, ''));
+}
+
+/**
+ * The client a request is counted for: Cloudflare's `cf-connecting-ip` (127.0.0.1 under
+ * `wrangler dev`). An IPv6 client is known by its /64, the block one subscriber gets, or
+ * it could take a fresh address for every request. No address (a test calling the app
+ * directly): one shared 'unknown' client.
+ */
+export function clientKey(ip: string | undefined | null): string {
+  const address = ip?.trim().toLowerCase();
+  if (!address) return 'unknown';
+  const groups = ipv6Groups(address);
+  return groups ? `${groups.slice(0, 4).join(':')}::/64` : (address.split(':').at(-1) ?? address);
+}
+
+/**
+ * How many times a per-client limit one IPv6 /48 may use across all its /64s. A carrier hands
+ * each subscriber a /64, while a /48 is the usual allocation for one site (RFC 6177: an office,
+ * a server host, a home on some ISPs), which has 65,536 /64s to rotate through. Counting the /48
+ * too, at 8 times the limit, leaves room for the few subscribers or machines that share one and
+ * stops one holder multiplying the limit by 65,536 (issue 20, finding 11).
+ */
+export const IPV6_SITE_SHARE = 8;
+
+/** Every counter one request from `ip` counts under for a per-client limit `rule`: its /64 and its /48, or its IPv4 address. */
+export function clientCounters(name: string, ip: string | undefined | null, rule: RateLimitRule): CountedKey[] {
+  const client = clientKey(ip);
+  const groups = ipv6Groups(ip?.trim().toLowerCase() ?? '');
+  const counters: CountedKey[] = [{ key: `${name}:${client}`, rule }];
+  if (groups) {
+    counters.push({
+      key: `${name}:${groups.slice(0, 3).join(':')}::/48`,
+      rule: { limit: rule.limit * IPV6_SITE_SHARE, windowSeconds: rule.windowSeconds },
+    });
+  }
+  return counters;
+}
+
+export function waitText(seconds: number): string {
+  if (seconds < 60) return seconds === 1 ? '1 second' : `${seconds} seconds`;
+  const minutes = Math.ceil(seconds / 60);
+  return minutes === 1 ? 'a minute' : `${minutes} minutes`;
+}
+
+/**
+ * A Hono middleware that refuses a client's request past `limit` in a window: 429 with
+ * `Retry-After` and the API's error shape (code `rate_limited`). The rule is fixed, or read
+ * from the config (vars like RATE_LIMIT_PLACE_ORDER = "10/600"), so tests and local servers
+ * can set their own. Every request counts, also one that is refused later as malformed. An IPv6
+ * client counts under its /64 and its /48 (clientCounters).
+ */
+export function rateLimit(
+  options: { name: string } & (RateLimitRule | { rule: (config: Config) => RateLimitRule }),
+): MiddlewareHandler<AppEnv> {
+  return async (c: Context<AppEnv>, next) => {
+    const rule = 'rule' in options ? options.rule(c.var.config) : options;
+    const counted = await countRequests(c.var.db, clientCounters(options.name, c.req.header('cf-connecting-ip'), rule));
+    const over = counted.filter((r) => !r.allowed);
+    if (over.length) {
+      const retryAfterSeconds = Math.max(...over.map((r) => r.retryAfterSeconds));
+      const message = `Too many requests. Please wait ${waitText(retryAfterSeconds)} and try again.`;
+      return c.json(errorBody('rate_limited', message), 429, {
+        'Retry-After': String(retryAfterSeconds),
+        'cache-control': 'no-store',
+      });
+    }
+    await next();
+  };
+}
+
+/** The kinds of e-mail a stranger can trigger, each limited per recipient on its own (RATE_LIMIT_EMAIL_RECIPIENT). */
+export type StrangerEmailKind = 'account' | 'newsletter' | 'trade_in' | 'order';
+
+/**
+ * Whether one more e-mail of `kind` may go to `email` in this window, whoever asks: e-mail
+ * bombing from many client addresses is stopped at the recipient (issue 20, finding 7). Counted
+ * per address (by its SHA-256, never the address itself) and kind. Callers answer as usual when
+ * it says no and only leave the e-mail out, so the answer tells nothing either.
+ */
+export async function allowEmailTo(
+  db: Db,
+  config: Config,
+  email: string,
+  kind: StrangerEmailKind,
+  now = new Date(),
+): Promise<boolean> {
+  const key = `email.to.${kind}:${await sha256Hex(email.trim().toLowerCase())}`;
+  return (await countRequest(db, key, config.RATE_LIMIT_EMAIL_RECIPIENT, now)).allowed;
+}

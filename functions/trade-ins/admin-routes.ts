@@ -1,0 +1,43 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { adminApi, adminTradeInQuerySchema, moveTradeInSchema } from '../../src/features/admin/admin-api.ts';
+import { tradeInReferenceSchema } from '../../src/features/trade-ins/trade-in.ts';
+import { MAX_TRADE_IN_PHOTOS } from '../../src/features/trade-ins/trade-in.ts';
+import { listTradeIns, moveTradeInAsAdmin, tradeInDetail, tradeInPhoto } from './admin.ts';
+import type { SignedInEnv } from '../accounts/session.ts';
+import { deliverEmailsLater } from '../platform/outbox.ts';
+import { reply } from '../platform/reply.ts';
+import { validate } from '../platform/validate.ts';
+
+const referenceParam = z.object({ reference: tradeInReferenceSchema });
+const photoParam = referenceParam.extend({
+  index: z.coerce
+    .number()
+    .int()
+    .min(1, 'Photos are numbered from 1')
+    .max(MAX_TRADE_IN_PHOTOS, `At most ${MAX_TRADE_IN_PHOTOS} photos`),
+});
+
+/** /api/admin/trade-ins (behind requireAdmin): the queue, one request with its photos, and the admin's moves. */
+export const adminTradeInsRoute = new Hono<SignedInEnv>()
+  .get('/', validate('query', adminTradeInQuerySchema), async (c) =>
+    reply(c, adminApi.tradeIns, await listTradeIns(c.var.db, c.req.valid('query'))),
+  )
+  .get('/:reference', validate('param', referenceParam), async (c) =>
+    reply(c, adminApi.tradeIn, await tradeInDetail(c.var.db, c.req.valid('param').reference)),
+  )
+  .get('/:reference/photos/:index', validate('param', photoParam), async (c) => {
+    const { reference, index } = c.req.valid('param');
+    return tradeInPhoto(c.var.db, c.env.IMAGES, reference, index);
+  })
+  .post('/:reference/move', validate('param', referenceParam), validate('json', moveTradeInSchema), async (c) => {
+    const detail = await moveTradeInAsAdmin(
+      c.var.db,
+      c.var.config,
+      c.var.user,
+      c.req.valid('param').reference,
+      c.req.valid('json'),
+    );
+    deliverEmailsLater(c);
+    return reply(c, adminApi.moveTradeIn, detail);
+  });

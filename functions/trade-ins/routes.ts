@@ -1,0 +1,112 @@
+import type { Context } from 'hono';
+import { z } from 'zod';
+import { tradeInRequestSchema, tradeInReferenceSchema } from '../../src/features/trade-ins/trade-in.ts';
+import { tradeInApi } from '../../src/features/trade-ins/trade-in-api.ts';
+import { sessionUser, type SignedInEnv } from '../accounts/session.ts';
+import { deliverEmailsLater } from '../platform/outbox.ts';
+import { createRouter, type AppEnv } from '../platform/app.ts';
+import { ApiError, invalidRequest } from '../platform/errors.ts';
+import { rateLimit } from '../platform/rate-limit.ts';
+import { reply } from '../platform/reply.ts';
+import { validate } from '../platform/validate.ts';
+import { findForRequester, requestsOf } from './find.ts';
+import { moveTradeIn, reloadTradeIn } from './move.ts';
+import { placeSwapOrder } from './order.ts';
+import { readSubmission } from './photos.ts';
+import { submitTradeIn } from './submit.ts';
+import { loadTradeInParts, loadTradeInView, toTradeInView } from './view.ts';
+
+const PRIVATE = { 'cache-control': 'no-store' };
+const referenceParam = z.object({ reference: tradeInReferenceSchema });
+
+/** Per client: sending requests (each may carry 20 MB of photos), looking them up and answering offers, placing swap orders. */
+const limited = {
+  submit: rateLimit({ name: 'trade_ins.submit', rule: (config) => config.RATE_LIMIT_TRADE_IN }),
+  lookup: rateLimit({ name: 'trade_ins.lookup', rule: (config) => config.RATE_LIMIT_LOOKUP }),
+  order: rateLimit({ name: 'orders.place', rule: (config) => config.RATE_LIMIT_PLACE_ORDER }),
+};
+
+/**
+ * /api/trade-ins: a shopper's trade-in requests (sell or swap a device). Sent as a guest or
+ * signed in; found again by reference and e-mail, or on the account's Trade-ins page; the
+ * store's offer is answered here, and an accepted swap becomes an order.
+ */
+export const tradeInsRoute = createRouter()
+  // multipart/form-data: the fields as JSON in `request`, photos in `photos` (functions/trade-ins/photos.ts).
+  .post('/', limited.submit, async (c) => {
+    const { fields, photos } = await readSubmission(c.req.raw);
+    const parsed = tradeInRequestSchema.safeParse(fields);
+    if (!parsed.success) throw invalidRequest(parsed.error);
+    const user = await sessionUser(c);
+    const tradeIn = await submitTradeIn(c.var.db, c.env.IMAGES, c.var.config, parsed.data, photos, user?.id ?? null);
+    deliverEmailsLater(c);
+    return reply(c, tradeInApi.submit, { tradeIn }, 201, PRIVATE);
+  })
+  .post('/lookup', limited.lookup, validate('json', tradeInApi.lookup.body), async (c) => {
+    const { reference, email } = c.req.valid('json');
+    const row = await findForRequester(c.var.db, reference, { email });
+    return reply(c, tradeInApi.lookup, { tradeIn: await loadTradeInView(c.var.db, row) }, 200, PRIVATE);
+  })
+  .post(
+    '/:reference/respond',
+    limited.lookup,
+    validate('param', referenceParam),
+    validate('json', tradeInApi.respond.body),
+    (c) => respond(c, c.req.valid('param').reference, c.req.valid('json')),
+  )
+  .post(
+    '/:reference/order',
+    limited.order,
+    validate('param', referenceParam),
+    validate('json', tradeInApi.order.body),
+    async (c) => {
+      const body = c.req.valid('json');
+      const user = await sessionUser(c);
+      const row = await findForRequester(c.var.db, c.req.valid('param').reference, { user, email: body.email });
+      const placed = await placeSwapOrder(c.var.db, c.var.config, row, body, user?.id ?? null);
+      if (placed.created) deliverEmailsLater(c);
+      return reply(
+        c,
+        tradeInApi.order,
+        { order: placed.order, accessToken: placed.accessToken },
+        placed.created ? 201 : 200,
+        PRIVATE,
+      );
+    },
+  );
+
+/**
+ * The requester accepts or declines the offer they saw. Answering again the same way (a
+ * double click, a retry after a lost answer) gets the request as it now is.
+ */
+async function respond(
+  c: Context<AppEnv>,
+  reference: string,
+  { email, decision, offer }: z.output<typeof tradeInApi.respond.body>,
+) {
+  const { db, config } = c.var;
+  const user = await sessionUser(c);
+  const row = await findForRequester(db, reference, { user, email });
+  const done = decision === 'accept' ? 'accepted' : 'declined';
+  let tradeIn: Awaited<ReturnType<typeof moveTradeIn>>;
+  try {
+    tradeIn = await moveTradeIn(db, config, row, decision, { actor: 'customer', userId: user?.id ?? null }, { seenOffer: offer });
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 409) {
+      const current = await reloadTradeIn(db, row);
+      if (current.status === done && current.offer === offer) {
+        return reply(c, tradeInApi.respond, { tradeIn: await loadTradeInView(db, current) }, 200, PRIVATE);
+      }
+    }
+    throw err;
+  }
+  deliverEmailsLater(c);
+  return reply(c, tradeInApi.respond, { tradeIn }, 200, PRIVATE);
+}
+
+/** GET /api/account/trade-ins (mounted in routes/account.ts, behind requireUser). */
+export async function myTradeIns(c: Context<SignedInEnv>) {
+  const rows = await requestsOf(c.var.db, c.var.user);
+  const parts = await loadTradeInParts(c.var.db, rows);
+  return reply(c, tradeInApi.mine, { tradeIns: rows.map((row) => toTradeInView(row, parts.get(row.id)!)) }, 200, PRIVATE);
+}
