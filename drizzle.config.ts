@@ -4,6 +4,6 @@ import { defineConfig } from 'drizzle-kit';
 // applied by wrangler (`npm run db:migrate`); they only ever go forward.
 export default defineConfig({
   dialect: 'sqlite',
-  schema: './functions/db/schema.ts',
+  schema: './functions/platform/schema.ts',
   out: './migrations',
 });

@@ -82,7 +82,7 @@ const configSchema = z.object({
   /** Trade-in requests sent (each may carry 20 MB of photos). */
   RATE_LIMIT_TRADE_IN: rateLimitRule.default({ limit: 10, windowSeconds: 3600 }),
   /**
-   * Accounts (functions/auth/). Failed sign-ins allowed per e-mail address and per client in a
+   * Accounts (functions/accounts/). Failed sign-ins allowed per e-mail address and per client in a
    * window; past either, sign-in answers 429 without checking the password.
    */
   RATE_LIMIT_SIGN_IN_EMAIL: rateLimitRule.default({ limit: 10, windowSeconds: 900 }),

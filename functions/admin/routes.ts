@@ -1,11 +1,22 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { requireAdmin, sameOriginOnly, type SignedInEnv } from '../accounts/session.ts';
-import { adminDashboardRoute } from './dashboard-routes.ts';
-import { adminImagesRoute } from '../catalogue/admin-image-routes.ts';
-import { adminOrdersRoute } from '../orders/admin-routes.ts';
-import { adminProductsRoute } from '../catalogue/admin-routes.ts';
+import { ADMIN_DASHBOARD_BASE, adminDashboardRoute } from './dashboard-routes.ts';
+import { ADMIN_IMAGES_BASE, adminImagesRoute } from '../catalogue/admin-image-routes.ts';
+import { ADMIN_ORDERS_BASE, adminOrdersRoute } from '../orders/admin-routes.ts';
+import { ADMIN_PRODUCTS_BASE, adminProductsRoute } from '../catalogue/admin-routes.ts';
 import { adminSubscribersRoute } from '../newsletter/admin-routes.ts';
-import { adminTradeInsRoute } from '../trade-ins/admin-routes.ts';
+import { ADMIN_TRADE_INS_BASE, adminTradeInsRoute } from '../trade-ins/admin-routes.ts';
+
+/** Where functions/index.ts mounts the admin router; each feature's admin router sits below it. */
+export const ADMIN_BASE = '/api/admin';
+
+/**
+ * Where this router mounts a feature's admin router whose routes use `at(base, …)`
+ * (functions/platform/routing.ts): the part of `base` below ADMIN_BASE, as mountPoint() is below API_BASE.
+ */
+function below<const Base extends `${typeof ADMIN_BASE}/${string}`>(base: Base) {
+  return base.slice(ADMIN_BASE.length) as Base extends `${typeof ADMIN_BASE}${infer Rest}` ? Rest : never;
+}
 
 const sameOrigin = sameOriginOnly<SignedInEnv>();
 
@@ -24,9 +35,9 @@ const sameOriginWrites: MiddlewareHandler<SignedInEnv> = async (c, next) => {
 export const adminRoute = new Hono<SignedInEnv>()
   .use('*', requireAdmin())
   .use('*', sameOriginWrites)
-  .route('/dashboard', adminDashboardRoute)
-  .route('/orders', adminOrdersRoute)
-  .route('/products', adminProductsRoute)
-  .route('/images', adminImagesRoute)
+  .route(below(ADMIN_DASHBOARD_BASE), adminDashboardRoute)
+  .route(below(ADMIN_ORDERS_BASE), adminOrdersRoute)
+  .route(below(ADMIN_PRODUCTS_BASE), adminProductsRoute)
+  .route(below(ADMIN_IMAGES_BASE), adminImagesRoute)
   .route('/subscribers', adminSubscribersRoute)
-  .route('/trade-ins', adminTradeInsRoute);
+  .route(below(ADMIN_TRADE_INS_BASE), adminTradeInsRoute);

@@ -1,6 +1,7 @@
 import { ApiError } from '../platform/errors.ts';
 import { IMAGE_TYPES, type RasterExtension, UPLOADS_PREFIX } from './uploads.ts';
 import { drainReader } from '../platform/drain.ts';
+import { concatBytes } from '../platform/bytes.ts';
 
 /**
  * An admin's image upload (POST /api/admin/images, the raw bytes as the body): at most
@@ -95,13 +96,7 @@ export async function readLimited(
     }
     chunks.push(value);
   }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
+  return concatBytes(chunks, size);
 }
 
 const startsWith = (bytes: Uint8Array, signature: readonly number[], at = 0) =>

@@ -4,7 +4,8 @@ import type { AdminProductDetail, AdminProductSummary, adminProductQuerySchema }
 import { type Product, type ProductInput, productFromFields, variantIdFromLabel } from '../../src/features/catalogue/product.ts';
 import { plainNaira } from '../../src/lib/money.ts';
 import type { Db } from '../platform/db.ts';
-import { constraintViolation, isCheckViolation, isUniqueViolation } from '../platform/constraint-errors.ts';
+import { lostTheRace, unlessChanged } from '../platform/compare-and-set.ts';
+import { constraintViolation, isUniqueViolation } from '../platform/constraint-errors.ts';
 import { recomputeShownRating, toProduct } from './products.ts';
 import { CHECKS, products, productVariants, reviews, type UserRow } from '../platform/schema.ts';
 import { VARIANTS_JSON } from './variants.ts';
@@ -18,7 +19,9 @@ import { auditStatement, auditTrail, changedFields } from '../platform/audit.ts'
  * 0009) keep its "from" price and total stock, the products_fts triggers its search entry.
  *
  * The version an edit names is a hash of everything the form shows plus the stock, read in one
- * statement: a save, a deletion or an order reserving (or giving back) units changes it. An
+ * statement: a save, a deletion or an order reserving (or giving back) units changes it
+ * (products have no version column, and an order's reservation stamps nothing on the product).
+ * The edit's batch is guarded by the store's compare-and-set (functions/platform/compare-and-set.ts). An
  * admin sets stock as an absolute number, so an edit made while an order took a unit must not
  * overwrite that reservation: it is refused (409 `product_changed`) and the admin reloads. A
  * reservation that was given back (the same state again) does not refuse anything. The
@@ -288,10 +291,11 @@ export async function updateProduct(
   const keep = product.variants.map((v) => v.id);
   try {
     await db.batch([
-      // The compare-and-set: unless the product is exactly as it was read, stock -1 breaks its CHECK and the batch.
+      // The compare-and-set (functions/platform/compare-and-set.ts): unless the product is exactly as
+      // it was read, stock -1 breaks its CHECK and the batch.
       db
         .update(products)
-        .set({ stock: sql`CASE WHEN ${FINGERPRINT} = ${current.fingerprint} THEN ${products.stock} ELSE -1 END` })
+        .set({ stock: unlessChanged(sql`${FINGERPRINT} = ${current.fingerprint}`, sql`${products.stock}`, -1) })
         .where(eq(products.id, id)),
       // Removed variants first, so a product left without any gets its own price and stock after the trigger zeroed it.
       db
@@ -318,7 +322,7 @@ export async function updateProduct(
       auditStatement(db, admin, 'product', id, 'update', changes),
     ]);
   } catch (err) {
-    if (isCheckViolation(constraintViolation(err), CHECKS.productsStockNotNegative)) throw changedMeanwhile();
+    if (lostTheRace(err, CHECKS.productsStockNotNegative)) throw changedMeanwhile();
     throw err;
   }
   return adminProductDetail(db, id);

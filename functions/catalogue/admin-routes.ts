@@ -11,31 +11,35 @@ import { adminProductDetail, createProduct, deleteProduct, listAdminProducts, up
 import type { SignedInEnv } from '../accounts/session.ts';
 import { reply } from '../platform/reply.ts';
 import { validate } from '../platform/validate.ts';
+import { at } from '../platform/routing.ts';
 
 const idParam = validate('param', z.object({ id: productIdSchema }));
+
+/** Where the admin router mounts this one (functions/admin/routes.ts): each route's path is its contract's (src/features/admin/admin-api.ts). */
+export const ADMIN_PRODUCTS_BASE = '/api/admin/products';
 
 /**
  * /api/admin/products: the catalogue as admins edit it (functions/catalogue/admin-products.ts). The
  * admin router has checked the admin (c.var.user) and, for writes, the origin.
  */
 export const adminProductsRoute = new Hono<SignedInEnv>()
-  .get('/', validate('query', adminProductQuerySchema), async (c) => {
+  .get(at(ADMIN_PRODUCTS_BASE, adminApi.products), validate('query', adminProductQuerySchema), async (c) => {
     return reply(c, adminApi.products, await listAdminProducts(c.var.db, c.req.valid('query')));
   })
-  .get('/:id', idParam, async (c) => {
+  .get(at(ADMIN_PRODUCTS_BASE, adminApi.product), idParam, async (c) => {
     return reply(c, adminApi.product, await adminProductDetail(c.var.db, c.req.valid('param').id));
   })
-  .post('/', validate('json', createProductSchema), async (c) => {
+  .post(at(ADMIN_PRODUCTS_BASE, adminApi.createProduct), validate('json', createProductSchema), async (c) => {
     return reply(c, adminApi.createProduct, await createProduct(c.var.db, c.var.user, c.req.valid('json')), 201);
   })
-  .put('/:id', idParam, validate('json', updateProductSchema), async (c) => {
+  .put(at(ADMIN_PRODUCTS_BASE, adminApi.updateProduct), idParam, validate('json', updateProductSchema), async (c) => {
     // The path names the product: an id in the body (like rating, reviews or archived) changes nothing;
     // catalogueRating and catalogueReviews set its history, which its reviews here are added to.
     const { version, ...input } = c.req.valid('json');
     const { id } = c.req.valid('param');
     return reply(c, adminApi.updateProduct, await updateProduct(c.var.db, c.var.user, id, input, version));
   })
-  .delete('/:id', idParam, async (c) => {
+  .delete(at(ADMIN_PRODUCTS_BASE, adminApi.deleteProduct), idParam, async (c) => {
     const outcome = await deleteProduct(c.var.db, c.var.user, c.req.valid('param').id);
     return reply(c, adminApi.deleteProduct, { outcome });
   });

@@ -8,12 +8,16 @@ import { createRouter } from '../platform/app.ts';
 import { ApiError, invalidRequest } from '../platform/errors.ts';
 import { reply } from '../platform/reply.ts';
 import { validate } from '../platform/validate.ts';
+import { at } from '../platform/routing.ts';
 
 // Shoppers must see an admin's change within seconds: let caches revalidate every time.
 const FRESH = { 'cache-control': 'no-cache' };
 
+/** Where the catalogue's routes are mounted (functions/index.ts): each route's path is its contract's (src/features/catalogue/product-api.ts). */
+export const PRODUCTS_BASE = '/api/products';
+
 export const products = createRouter()
-  .get('/', async (c) => {
+  .get(at(PRODUCTS_BASE, productApi.list), async (c) => {
     const query = parseProductQuery(new URL(c.req.url).searchParams);
     if (!query.success) throw invalidRequest(query.error, 'query');
     // Search, filters, facets and paging in D1 (functions/catalogue/product-search.ts, decision 012).
@@ -24,7 +28,7 @@ export const products = createRouter()
     const headers = expose ? { ...FRESH, 'x-d1-rows-read': String(rowsRead) } : FRESH;
     return reply(c, productApi.list, page, 200, headers);
   })
-  .get('/:id', validate('param', z.object({ id: productIdSchema })), async (c) => {
+  .get(at(PRODUCTS_BASE, productApi.get), validate('param', z.object({ id: productIdSchema })), async (c) => {
     const { id } = c.req.valid('param');
     const product = await findActiveProduct(c.var.db, id);
     if (!product) throw new ApiError(404, 'product_not_found', 'Product not found');

@@ -9,19 +9,28 @@ import {
   shipOrderSchema,
 } from '../../src/features/admin/admin-api.ts';
 import { orderLookupSchema } from '../../src/features/orders/checkout.ts';
-import { listOrders, moveOrderAsAdmin, orderDetail, type AdminMove } from './admin.ts';
+import { listOrders, moveOrder, orderDetail } from './admin.ts';
+import type { AdminMove } from './admin-moves.ts';
 import type { SignedInEnv } from '../accounts/session.ts';
 import { deliverEmailsLater } from '../platform/outbox.ts';
 import { reply } from '../platform/reply.ts';
 import { validate } from '../platform/validate.ts';
+import { at } from '../platform/routing.ts';
 
-const numberParam = z.object({ number: orderLookupSchema.shape.number });
+const numberParam = validate('param', z.object({ number: orderLookupSchema.shape.number }));
 
-async function move(c: Context<SignedInEnv>, number: string, action: AdminMove) {
-  const detail = await moveOrderAsAdmin(c.var.db, c.var.config, c.var.user, number, action);
+/** The admin's moves' contracts: each answers with the order as it now is. */
+type MoveEndpoint = (typeof adminApi)['confirmPayment' | 'ship' | 'deliver' | 'cancel'];
+
+/** An admin's move on the order `number` (functions/orders/admin.ts), its e-mail sent after the answer. */
+async function move(c: Context<SignedInEnv>, endpoint: MoveEndpoint, number: string, action: AdminMove) {
+  const detail = await moveOrder(c.var.db, c.var.config, c.var.user, number, action);
   deliverEmailsLater(c);
-  return detail;
+  return reply(c, endpoint, detail);
 }
+
+/** Where the admin router mounts this one (functions/admin/routes.ts): each route's path is its contract's (src/features/admin/admin-api.ts). */
+export const ADMIN_ORDERS_BASE = '/api/admin/orders';
 
 /**
  * /api/admin/orders (behind requireAdmin, functions/admin/routes.ts): the list, one
@@ -29,25 +38,21 @@ async function move(c: Context<SignedInEnv>, number: string, action: AdminMove) 
  * `order_changed` otherwise) and answered with the order as it now is.
  */
 export const adminOrdersRoute = new Hono<SignedInEnv>()
-  .get('/', validate('query', adminOrderQuerySchema), async (c) =>
+  .get(at(ADMIN_ORDERS_BASE, adminApi.orders), validate('query', adminOrderQuerySchema), async (c) =>
     reply(c, adminApi.orders, await listOrders(c.var.db, c.var.config, c.req.valid('query'))),
   )
-  .get('/:number', validate('param', numberParam), async (c) =>
+  .get(at(ADMIN_ORDERS_BASE, adminApi.order), numberParam, async (c) =>
     reply(c, adminApi.order, await orderDetail(c.var.db, c.var.config, c.req.valid('param').number)),
   )
-  .post('/:number/confirm-payment', validate('param', numberParam), validate('json', confirmPaymentSchema), async (c) => {
-    const body = c.req.valid('json');
-    return reply(c, adminApi.confirmPayment, await move(c, c.req.valid('param').number, { action: 'confirm_payment', body }));
-  })
-  .post('/:number/ship', validate('param', numberParam), validate('json', shipOrderSchema), async (c) => {
-    const body = c.req.valid('json');
-    return reply(c, adminApi.ship, await move(c, c.req.valid('param').number, { action: 'ship', body }));
-  })
-  .post('/:number/deliver', validate('param', numberParam), validate('json', deliverOrderSchema), async (c) => {
-    const body = c.req.valid('json');
-    return reply(c, adminApi.deliver, await move(c, c.req.valid('param').number, { action: 'deliver', body }));
-  })
-  .post('/:number/cancel', validate('param', numberParam), validate('json', cancelOrderSchema), async (c) => {
-    const body = c.req.valid('json');
-    return reply(c, adminApi.cancel, await move(c, c.req.valid('param').number, { action: 'cancel', body }));
-  });
+  .post(at(ADMIN_ORDERS_BASE, adminApi.confirmPayment), numberParam, validate('json', confirmPaymentSchema), (c) =>
+    move(c, adminApi.confirmPayment, c.req.valid('param').number, { action: 'confirm_payment', body: c.req.valid('json') }),
+  )
+  .post(at(ADMIN_ORDERS_BASE, adminApi.ship), numberParam, validate('json', shipOrderSchema), (c) =>
+    move(c, adminApi.ship, c.req.valid('param').number, { action: 'ship', body: c.req.valid('json') }),
+  )
+  .post(at(ADMIN_ORDERS_BASE, adminApi.deliver), numberParam, validate('json', deliverOrderSchema), (c) =>
+    move(c, adminApi.deliver, c.req.valid('param').number, { action: 'deliver', body: c.req.valid('json') }),
+  )
+  .post(at(ADMIN_ORDERS_BASE, adminApi.cancel), numberParam, validate('json', cancelOrderSchema), (c) =>
+    move(c, adminApi.cancel, c.req.valid('param').number, { action: 'cancel', body: c.req.valid('json') }),
+  );

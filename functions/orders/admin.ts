@@ -1,36 +1,23 @@
-import { and, asc, count, desc, eq, gt, inArray, lte, type SQL, sql } from 'drizzle-orm';
-import type {
-  AdminOrderDetail,
-  AdminOrderSummary,
-  adminOrderQuerySchema,
-  cancelOrderSchema,
-  confirmPaymentSchema,
-  shipOrderSchema,
-} from '../../src/features/admin/admin-api.ts';
-import {
-  expiresByClock,
-  nextStatus,
-  ORDER_STATUSES,
-  type OrderEvent,
-  type OrderStatus,
-} from '../../src/features/orders/order-status.ts';
-import { formatNaira, nairaToKobo } from '../../src/lib/money.ts';
+import { and, asc, count, desc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import type { z } from 'zod';
+import type { AdminOrderDetail, AdminOrderSummary, adminOrderQuerySchema } from '../../src/features/admin/admin-api.ts';
+import { expiresByClock, ORDER_STATUSES, type OrderStatus } from '../../src/features/orders/order-status.ts';
+import { adminSearch } from '../platform/admin-search.ts';
+import { auditTrail } from '../platform/audit.ts';
+import { historyEntries, historyQuery } from '../platform/history.ts';
 import type { Db } from '../platform/db.ts';
-import { adminAudit, orderEvents, orderLines, orders, users, type OrderRow, type UserRow } from '../platform/schema.ts';
-import type { Config } from '../env.ts';
 import { ApiError } from '../platform/errors.ts';
+import { orderEvents, orderLines, orders, users, type OrderRow, type UserRow } from '../platform/schema.ts';
+import type { Config } from '../env.ts';
+import { type AdminMove, moveOrderAsAdmin, orderVersion } from './admin-moves.ts';
 import { expireIfOverdue, expireOverdueOrders } from './expire.ts';
 import { findOrderByNumber } from './find.ts';
-import { changeOrderStatus, type OrderMoveColumns } from './move.ts';
 import { toOrderView } from './view.ts';
-import { auditTrail, type Changes } from '../platform/audit.ts';
 
-import { adminSearch } from '../platform/admin-search.ts';
 /**
  * The admin's orders: the list (filtered, searched, paged, with counts per status), one
- * order with what only staff see, and the moves an admin makes (confirm the transfer, ship,
- * deliver, cancel). Every read expires overdue orders first, as the shopper's reads do
+ * order with what only staff see; the moves an admin makes (confirm the transfer, ship,
+ * deliver, cancel) are in functions/orders/admin-moves.ts. Every read expires overdue orders first, as the shopper's reads do
  * (functions/orders/expire.ts), so the admin never acts on an order that should be gone.
  */
 
@@ -38,24 +25,6 @@ export const ADMIN_ORDERS_PAGE_SIZE = 20;
 const HOUR_SECONDS = 3600;
 /** How many overdue orders one admin read expires before answering (the cron takes the rest). */
 const EXPIRE_ON_READ = 50;
-
-// ── Versions ──────────────────────────────────────────────────────────────────────────────
-
-/**
- * What an admin's move must name: the status and the id every move stamps (null until the
- * first move after placing), so any move (another admin's, the shopper's report, an expiry)
- * gives the order a new version.
- */
-export function orderVersion(order: Pick<OrderRow, 'status' | 'lastTransitionId'>): string {
-  return `${order.status}.${order.lastTransitionId ?? 'placed'}`;
-}
-
-const orderChanged = () =>
-  new ApiError(
-    409,
-    'order_changed',
-    'The order changed since you loaded it (another admin or the shopper moved it). Reload it and try again.',
-  );
 
 // ── Summaries ─────────────────────────────────────────────────────────────────────────────
 
@@ -188,19 +157,7 @@ export async function orderDetail(db: Db, config: Config, number: string, now = 
 async function detailOf(db: Db, config: Config, order: OrderRow, now: Date): Promise<AdminOrderDetail> {
   const [lines, events, confirmer] = await db.batch([
     db.select().from(orderLines).where(eq(orderLines.orderId, order.id)).orderBy(asc(orderLines.id)),
-    db
-      .select({
-        fromStatus: orderEvents.fromStatus,
-        toStatus: orderEvents.toStatus,
-        actor: orderEvents.actor,
-        note: orderEvents.note,
-        createdAt: orderEvents.createdAt,
-        email: users.email,
-      })
-      .from(orderEvents)
-      .leftJoin(users, eq(users.id, orderEvents.actorUserId))
-      .where(eq(orderEvents.orderId, order.id))
-      .orderBy(asc(orderEvents.id)),
+    historyQuery(db, orderEvents, eq(orderEvents.orderId, order.id)),
     db
       .select({ email: users.email })
       .from(users)
@@ -227,41 +184,15 @@ async function detailOf(db: Db, config: Config, order: OrderRow, now: Date): Pro
         : null,
     shipment:
       shipped || order.carrier || order.trackingNote ? { carrier: order.carrier, trackingNote: order.trackingNote } : null,
-    history: events.map((e) => ({
-      from: e.fromStatus,
-      to: e.toStatus,
-      actor: e.actor,
-      by: e.actor === 'admin' ? (e.email ?? null) : null,
-      note: e.note,
-      at: e.createdAt.toISOString(),
-    })),
+    history: historyEntries(events, (actor) => actor === 'admin'),
     audit,
   };
 }
 
 // ── Moves ─────────────────────────────────────────────────────────────────────────────────
 
-export type AdminMove =
-  | { action: 'confirm_payment'; body: z.output<typeof confirmPaymentSchema> }
-  | { action: 'ship'; body: z.output<typeof shipOrderSchema> }
-  | { action: 'deliver'; body: { version: string } }
-  | { action: 'cancel'; body: z.output<typeof cancelOrderSchema> };
-
-const EVENTS: Record<AdminMove['action'], OrderEvent> = {
-  confirm_payment: 'confirm_payment',
-  ship: 'ship',
-  deliver: 'deliver',
-  cancel: 'cancel',
-};
-
-/**
- * An admin's move on the order `number`, made only on the version the admin saw: the
- * version is checked here and again in the move's compare-and-set, so of two admins
- * confirming the same order at once exactly one wins (the other gets 409 `order_changed`).
- * The order's columns, its history row (with the admin), the shopper's e-mail, any stock
- * release and the audit row are one D1 batch. Answers the order as it now is.
- */
-export async function moveOrderAsAdmin(
+/** An admin's move on the order `number` (functions/orders/admin-moves.ts), answered with the order as it now is. */
+export async function moveOrder(
   db: Db,
   config: Config,
   admin: Pick<UserRow, 'id' | 'email'>,
@@ -270,97 +201,7 @@ export async function moveOrderAsAdmin(
   now = new Date(),
 ): Promise<AdminOrderDetail> {
   const order = await findForAdmin(db, config, number, now);
-  if (orderVersion(order) !== move.body.version) throw orderChanged();
-  const event = EVENTS[move.action];
-  const next = nextStatus(order.status, event, 'admin');
-  if (!next.ok) throw new ApiError(409, next.reason === 'illegal' ? 'illegal_transition' : 'forbidden', next.message);
-
-  const at = new Date(Math.floor(now.getTime() / 1000) * 1000);
-  const changes: Changes = { status: { from: order.status, to: next.to } };
-  let set: OrderMoveColumns = {};
-  let note: string | undefined;
-  switch (move.action) {
-    case 'confirm_payment': {
-      const received = nairaToKobo(move.body.amountReceivedNaira);
-      if (received < order.total) {
-        const message = `Less than the order's total of ${formatNaira(order.total, { compact: false })}: confirm the payment only once the full amount has arrived.`;
-        throw new ApiError(400, 'invalid_request', `The request is not valid: check amountReceivedNaira.`, [
-          { field: 'amountReceivedNaira', message },
-        ]);
-      }
-      set = {
-        paymentReceived: received,
-        paymentReference: move.body.bankReference,
-        paymentConfirmedBy: admin.id,
-        paymentConfirmedAt: at,
-      };
-      changes.paymentReceived = { from: order.paymentReceived, to: received };
-      changes.paymentReference = { from: order.paymentReference, to: move.body.bankReference };
-      break;
-    }
-    case 'ship': {
-      set = { carrier: move.body.carrier || null, trackingNote: move.body.trackingNote || null };
-      for (const key of ['carrier', 'trackingNote'] as const) {
-        if (set[key] !== order[key]) changes[key] = { from: order[key], to: set[key] ?? null };
-      }
-      break;
-    }
-    case 'cancel':
-      note = move.body.reason;
-      changes.reason = { from: null, to: note };
-      break;
-    case 'deliver':
-      break;
-  }
-
-  let moved: OrderRow;
-  try {
-    moved = await changeOrderStatus(db, config, order, event, 'admin', {
-      note,
-      now,
-      set,
-      expectedTransitionId: order.lastTransitionId,
-      actorUserId: admin.id,
-      also: (won) => [auditIfMoved(db, admin, order, move.action, changes, won, at)],
-    });
-  } catch (err) {
-    // Lost the compare-and-set: the order moved since it was read.
-    if (err instanceof ApiError && err.code === 'order_changed') throw orderChanged();
-    throw err;
-  }
-  return detailOf(db, config, moved, now);
-}
-
-/**
- * The audit row of an order's move, written only if the move won (`won`, from
- * changeOrderStatus): an INSERT … SELECT in the move's own batch, the row
- * functions/platform/audit.ts's auditStatement() would write. Not auditStatement() itself: its
- * plain INSERT would also record the move that lost the race.
- */
-function auditIfMoved(
-  db: Db,
-  admin: Pick<UserRow, 'id' | 'email'>,
-  order: OrderRow,
-  action: string,
-  changes: Changes,
-  won: SQL,
-  at: Date,
-) {
-  return db.insert(adminAudit).select(
-    db
-      .select({
-        id: sql<number>`NULL`.as('id'),
-        entity: sql`'order'`.as('entity'),
-        entityId: sql`${order.number}`.as('entity_id'),
-        action: sql`${action}`.as('action'),
-        actorUserId: sql`${admin.id}`.as('actor_user_id'),
-        actorEmail: sql`${admin.email}`.as('actor_email'),
-        changes: sql`${JSON.stringify(changes)}`.as('changes'),
-        createdAt: sql`${Math.floor(at.getTime() / 1000)}`.as('created_at'),
-      })
-      .from(orders)
-      .where(and(eq(orders.id, order.id), won)),
-  );
+  return detailOf(db, config, await moveOrderAsAdmin(db, config, admin, order, move, now), now);
 }
 
 // ── For the dashboard ─────────────────────────────────────────────────────────────────────

@@ -6,7 +6,7 @@ import { orderEvents, orderLines, orders, products, productVariants, type OrderR
 import { statusChangeEmail } from './messages.ts';
 import { queueEmailIfTransition } from '../platform/outbox.ts';
 import type { Config } from '../env.ts';
-import { ApiError } from '../platform/errors.ts';
+import { ApiError, transitionRefused } from '../platform/errors.ts';
 import { loadOrderLinesAndHistory, toOrderView } from './view.ts';
 
 /** The order as D1 holds it now. */
@@ -45,6 +45,24 @@ export type OrderMoveColumns = Partial<
   >
 >;
 
+/** A move the state machine allowed: from the status the order was read in, to its next. */
+export interface AllowedMove {
+  from: OrderStatus;
+  to: OrderStatus;
+}
+
+/** What a move writes besides the status, its history row, its e-mail and any stock release. */
+export interface MoveParts {
+  /** More columns for the compare-and-set update, written only with the move. */
+  set?: OrderMoveColumns;
+  /**
+   * More statements for the move's batch (the admin's audit row). `won` is true only if this
+   * move won its compare-and-set; each statement must be guarded by it (an INSERT … SELECT …
+   * WHERE won), as the history row and the e-mail are.
+   */
+  also?: (won: SQL) => BatchItem<'sqlite'>[];
+}
+
 export interface MoveOptions {
   /** Kept on the history row (a cancel's reason). */
   note?: string;
@@ -56,16 +74,13 @@ export interface MoveOptions {
    * an older version of the order must not happen (two admins confirming at once: one wins).
    */
   expectedTransitionId?: string | null;
-  /** More columns for the compare-and-set update, written only with the move. */
-  set?: OrderMoveColumns;
   /** The signed-in user making the move (an admin), kept on the history row. */
   actorUserId?: string | null;
   /**
-   * More statements for the move's batch (the admin's audit row). `won` is true only if this
-   * move won its compare-and-set; each statement must be guarded by it (an INSERT … SELECT …
-   * WHERE won), as the history row and the e-mail are.
+   * What else the move writes, decided once the state machine has allowed it (so a move it
+   * refuses is refused before the move's own rules are judged; functions/orders/admin-moves.ts).
    */
-  also?: (won: SQL) => BatchItem<'sqlite'>[];
+  with?: (move: AllowedMove) => MoveParts;
 }
 
 /**
@@ -73,8 +88,9 @@ export interface MoveOptions {
  * D1 batch: a compare-and-set on the status that stamps a fresh transition id, then the
  * history row, the e-mail and (for cancelled or expired orders) the stock release, each
  * guarded by that id so they happen only if this change won
- * (docs/decisions/006-stock-reserved-in-the-order-batch.md). An illegal move is a 409,
- * a move this actor may not make a 403.
+ * (docs/decisions/006-stock-reserved-in-the-order-batch.md). A move the state machine
+ * refuses is a 409 (transitionRefused(), functions/platform/errors.ts). Why orders keep
+ * this compare-and-set rather than functions/platform/compare-and-set.ts's is written there.
  */
 export async function changeOrderStatus(
   db: Db,
@@ -84,15 +100,10 @@ export async function changeOrderStatus(
   actor: OrderActor,
   options: MoveOptions = {},
 ): Promise<OrderRow> {
-  const { note, now = new Date(), expectedTransitionId, set = {}, actorUserId = null, also } = options;
+  const { note, now = new Date(), expectedTransitionId, actorUserId = null } = options;
   const move = nextStatus(order.status, event, actor);
-  if (!move.ok) {
-    throw new ApiError(
-      move.reason === 'illegal' ? 409 : 403,
-      move.reason === 'illegal' ? 'illegal_transition' : 'forbidden',
-      move.message,
-    );
-  }
+  if (!move.ok) throw transitionRefused(move);
+  const { set = {}, also } = options.with?.(move) ?? {};
   const transitionId = crypto.randomUUID();
   const [lines, events] = await loadOrderLinesAndHistory(db, order.id);
   const expiresAt = holdEndsAt(move.to, config, now, order, events);

@@ -1,7 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
 import { deliveryAddress, type PlaceOrder } from '../../src/features/orders/checkout.ts';
 import type { OrderView } from '../../src/features/orders/order-view.ts';
 import type { Db } from '../platform/db.ts';
+import { unlessChanged } from '../platform/compare-and-set.ts';
 import { constraintViolation, isCheckViolation, isUniqueViolation } from '../platform/constraint-errors.ts';
 import {
   CHECKS,
@@ -10,7 +12,6 @@ import {
   orders,
   products,
   productVariants,
-  tradeIns,
   type OrderLineRow,
   type OrderRow,
 } from '../platform/schema.ts';
@@ -48,16 +49,19 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 }
 
 /**
- * An order for an accepted swap (functions/trade-ins/order.ts): the trade-in whose agreed value
- * is taken off the total, and the version it was read at. The order's batch moves the trade-in
- * to it only if it is still accepted at that version with no live order; otherwise the batch is
- * refused whole.
+ * A credit taken off an order's total by what the order was made from (an accepted swap:
+ * functions/trade-ins/order.ts builds it). Its statements go into the order's batch, so
+ * refusing them refuses the order whole; placeOrder() knows nothing else of where it came from.
  */
-export interface TradeInCredit {
-  tradeInId: string;
+export interface OrderCredit {
+  /** Kept on the order (trade_in_reference) and in the request's hash. */
   reference: string;
+  /** Kobo taken off the total. */
   amount: number;
-  version: number;
+  /** Statements for the order's batch, given the new order's id. */
+  statements: (orderId: string) => BatchItem<'sqlite'>[];
+  /** The refusal to answer when the batch failed because of those statements, or undefined for any other failure. */
+  refusal: (err: unknown) => ApiError | undefined;
 }
 
 export interface PlacedOrderResult {
@@ -80,10 +84,10 @@ export function placeOrder(
   now = new Date(),
   /** The signed-in shopper placing it (functions/accounts/session.ts), or null for a guest: the order then belongs to that account. */
   userId: string | null = null,
-  /** A swap's trade-in credit, for an order made from an accepted trade-in. */
-  tradeIn?: TradeInCredit,
+  /** A credit and its statements, for an order made from an accepted trade-in. */
+  credit?: OrderCredit,
 ): Promise<PlacedOrderResult> {
-  return place(db, config, request, now, userId, tradeIn, 2);
+  return place(db, config, request, now, userId, credit, 2);
 }
 
 async function place(
@@ -92,7 +96,7 @@ async function place(
   request: PlaceOrder,
   now: Date,
   userId: string | null,
-  tradeIn: TradeInCredit | undefined,
+  credit: OrderCredit | undefined,
   /** Tries left when a race makes a refusal vanish before it can be explained (a colliding number, an allowance freed meanwhile). */
   tries: number,
 ): Promise<PlacedOrderResult> {
@@ -100,7 +104,7 @@ async function place(
   now = new Date(Math.floor(now.getTime() / 1000) * 1000);
   const keyHash = await sha256Hex(request.idempotencyKey);
   const requestHash = await sha256Hex(
-    JSON.stringify({ customer: request.customer, lines: request.lines, ...(tradeIn ? { tradeIn: tradeIn.reference } : {}) }),
+    JSON.stringify({ customer: request.customer, lines: request.lines, ...(credit ? { tradeIn: credit.reference } : {}) }),
   );
   const accessToken = await orderAccessToken(request.idempotencyKey);
 
@@ -116,8 +120,8 @@ async function place(
     if (winner) return winner;
     rejectQuote(quote);
   }
-  const credit = tradeIn?.amount ?? 0;
-  if (quote.total - credit < 0) {
+  const creditAmount = credit?.amount ?? 0;
+  if (quote.total - creditAmount < 0) {
     throw new ApiError(
       409,
       'price_below_credit',
@@ -137,7 +141,7 @@ async function place(
     ...deliveryAddress(request.customer),
     subtotal: quote.subtotal,
     shipping: quote.shipping,
-    total: quote.total - credit,
+    total: quote.total - creditAmount,
     idempotencyKeyHash: keyHash,
     requestHash,
     accessTokenHash: await sha256Hex(accessToken),
@@ -150,8 +154,8 @@ async function place(
     paymentConfirmedAt: null,
     carrier: null,
     trackingNote: null,
-    tradeInReference: tradeIn?.reference ?? null,
-    credit,
+    tradeInReference: credit?.reference ?? null,
+    credit: creditAmount,
     createdAt: now,
     updatedAt: now,
   };
@@ -189,7 +193,7 @@ async function place(
         createdAt: now,
       }),
       ...(confirm ? [queueEmail(db, orderConfirmationEmail(view, bankAccount(config), config.SITE_URL), id)] : []),
-      ...(tradeIn ? [takeTradeIn(db, tradeIn, id)] : []),
+      ...(credit?.statements(id) ?? []),
       // Last: counts this order's units with every other unpaid order's (functions/orders/limits.ts).
       ...guardUnpaidHolds(db, config, row, now),
     ]);
@@ -217,17 +221,18 @@ async function place(
       if (winner) return winner;
       const refusal = await unpaidHoldRefusal(db, config, row, quote.lines, now);
       if (refusal) throw refusal;
-      if (tries > 1) return place(db, config, request, now, userId, tradeIn, tries - 1);
+      if (tries > 1) return place(db, config, request, now, userId, credit, tries - 1);
       throw new ApiError(409, 'order_changed', 'Other orders changed while yours was placed. Please try again.');
     }
-    if (isCheckViolation(violation, CHECKS.tradeInsVersionPositive)) {
+    const refusal = credit?.refusal(err);
+    if (refusal) {
       const winner = await findReplay(db, config, keyHash, requestHash, accessToken, now);
       if (winner) return winner;
-      throw new ApiError(409, 'trade_in_changed', 'This trade-in changed or already has an order. Please reload it.');
+      throw refusal;
     }
     if (isUniqueViolation(violation, orders.number)) {
       // 50 random bits collided: try once more with a new number.
-      return place(db, config, request, now, userId, tradeIn, tries);
+      return place(db, config, request, now, userId, credit, tries);
     }
     throw err;
   }
@@ -237,7 +242,8 @@ async function place(
 /**
  * The statements that take a line's units from stock, re-checking what the quote saw: the
  * product is on sale, at that price, and comes in that variant (or has none, for a line
- * without one). Anything else sets stock to -1, which breaks a CHECK and so the batch.
+ * without one). Anything else sets stock to -1, which breaks a CHECK and so the batch (the
+ * store's compare-and-set, functions/platform/compare-and-set.ts).
  * A variant's stock goes down in product_variants; its trigger keeps the product's total.
  */
 function reserveStock(db: Db, line: Quote['lines'][number]) {
@@ -246,9 +252,12 @@ function reserveStock(db: Db, line: Quote['lines'][number]) {
       db
         .update(products)
         .set({
-          stock: sql`CASE WHEN ${products.active} = 1 AND ${products.price} = ${line.unitPrice}
-                       AND NOT EXISTS (SELECT 1 FROM ${productVariants} WHERE ${productVariants.productId} = ${products.id})
-                     THEN ${products.stock} - ${line.quantity} ELSE -1 END`,
+          stock: unlessChanged(
+            sql`${products.active} = 1 AND ${products.price} = ${line.unitPrice}
+                AND NOT EXISTS (SELECT 1 FROM ${productVariants} WHERE ${productVariants.productId} = ${products.id})`,
+            sql`${products.stock} - ${line.quantity}`,
+            -1,
+          ),
         })
         .where(eq(products.id, line.productId)),
     ];
@@ -258,37 +267,20 @@ function reserveStock(db: Db, line: Quote['lines'][number]) {
     db
       .update(productVariants)
       .set({
-        stock: sql`CASE WHEN ${productVariants.price} = ${line.unitPrice}
-                     AND EXISTS (SELECT 1 FROM ${products} WHERE ${products.id} = ${line.productId} AND ${products.active} = 1)
-                   THEN ${productVariants.stock} - ${line.quantity} ELSE -1 END`,
+        stock: unlessChanged(
+          sql`${productVariants.price} = ${line.unitPrice}
+              AND EXISTS (SELECT 1 FROM ${products} WHERE ${products.id} = ${line.productId} AND ${products.active} = 1)`,
+          sql`${productVariants.stock} - ${line.quantity}`,
+          -1,
+        ),
       })
       .where(variant),
     // A variant removed since the quote: no row above changed, so this one refuses.
     db
       .update(products)
-      .set({
-        stock: sql`CASE WHEN EXISTS (SELECT 1 FROM ${productVariants} WHERE ${variant}) THEN ${products.stock} ELSE -1 END`,
-      })
+      .set({ stock: unlessChanged(sql`EXISTS (SELECT 1 FROM ${productVariants} WHERE ${variant})`, sql`${products.stock}`, -1) })
       .where(eq(products.id, line.productId)),
   ];
-}
-
-/**
- * Points the trade-in at its new order, only if it is still accepted at the version read and
- * has no live order (none, or one cancelled or expired). Otherwise the version becomes 0,
- * which trade_ins' CHECK refuses, and so does the order's whole batch.
- */
-function takeTradeIn(db: Db, tradeIn: TradeInCredit, orderId: string) {
-  return db
-    .update(tradeIns)
-    .set({
-      orderId,
-      version: sql`CASE WHEN ${tradeIns.version} = ${tradeIn.version} AND ${tradeIns.status} = 'accepted'
-                       AND (${tradeIns.orderId} IS NULL OR EXISTS (SELECT 1 FROM ${orders} o
-                            WHERE o.id = ${tradeIns.orderId} AND o.status IN ('cancelled', 'expired')))
-                     THEN ${tradeIn.version + 1} ELSE 0 END`,
-    })
-    .where(eq(tradeIns.id, tradeIn.tradeInId));
 }
 
 async function findReplay(db: Db, config: Config, keyHash: string, requestHash: string, accessToken: string, now: Date) {

@@ -4,6 +4,8 @@ import { priceOrder, type Quote } from '../../src/features/orders/pricing.ts';
 import type { Db } from '../platform/db.ts';
 import { loadPricingProducts } from '../catalogue/products.ts';
 import { ApiError, type FieldIssue } from '../platform/errors.ts';
+import type { Config } from '../env.ts';
+import { enforceOrderLimits } from './limits.ts';
 
 /**
  * An order's lines priced from D1 with the pure priceOrder(): the cart's live check
@@ -18,6 +20,12 @@ export async function quoteLines(db: Db, lines: PlaceOrder['lines'], delivery: D
     ),
     delivery,
   );
+}
+
+/** The cart's live check (POST /api/orders/quote): within the order limits, then each line priced from D1 with what (if anything) stops it. */
+export async function quoteCart(db: Db, config: Config, lines: PlaceOrder['lines']): Promise<Quote> {
+  enforceOrderLimits(config, lines);
+  return quoteLines(db, lines);
 }
 
 /** Turns a quote's problems into the API's answer: the shopper's mistake (400) or the shop's state (409). */

@@ -4,10 +4,9 @@ import { orderApi } from '../../src/features/orders/order-api.ts';
 import { sessionUser } from '../accounts/session.ts';
 import { deliverEmailsLater } from '../platform/outbox.ts';
 import { findGuestOrder, findOrderForToken } from './find.ts';
-import { enforceOrderLimits } from './limits.ts';
-import { changeOrderStatus, reloadOrder } from './move.ts';
-import { placeOrder } from './place.ts';
-import { quoteLines } from './quote.ts';
+import { type PlacedOrderResult, placeOrder } from './place.ts';
+import { moveForShopper, type ShopperMove } from './shopper-moves.ts';
+import { quoteCart } from './quote.ts';
 import { loadOrderView } from './view.ts';
 import { createRouter, type AppEnv } from '../platform/app.ts';
 import { ApiError } from '../platform/errors.ts';
@@ -15,6 +14,7 @@ import { rateLimit } from '../platform/rate-limit.ts';
 import { reply } from '../platform/reply.ts';
 import { validate } from '../platform/validate.ts';
 import { z } from 'zod';
+import { at } from '../platform/routing.ts';
 
 const PRIVATE = { 'cache-control': 'no-store' };
 
@@ -40,73 +40,60 @@ const limited = {
   reportPayment: rateLimit({ name: 'orders.payment_report', rule: (config) => config.RATE_LIMIT_PAYMENT_REPORT }),
 };
 
+/** Where the shopper's order routes are mounted (functions/index.ts): each route's path is its contract's (src/features/orders/order-api.ts). */
+export const ORDERS_BASE = '/api/orders';
+
 export const ordersRoute = createRouter()
   // Places an order: 201 with the order and its access token; 200 with the same for a retried key.
-  .post('/', limited.place, validate('json', orderApi.place.body), async (c) => {
+  .post(at(ORDERS_BASE, orderApi.place), limited.place, validate('json', orderApi.place.body), async (c) => {
     // Signed in: the order belongs to the account (a guest's order joins one once its address is verified).
     const user = await sessionUser(c);
-    const placed = await placeOrder(c.var.db, c.var.config, c.req.valid('json'), undefined, user?.id ?? null);
-    if (placed.created) deliverEmailsLater(c);
-    return reply(
-      c,
-      orderApi.place,
-      { order: placed.order, accessToken: placed.accessToken },
-      placed.created ? 201 : 200,
-      PRIVATE,
-    );
+    return replyPlaced(c, await placeOrder(c.var.db, c.var.config, c.req.valid('json'), undefined, user?.id ?? null));
   })
   // The cart's live check: each line priced from D1 with what (if anything) stops it.
-  .post('/quote', limited.quote, validate('json', orderApi.quote.body), async (c) => {
-    const { lines } = c.req.valid('json');
-    enforceOrderLimits(c.var.config, lines);
-    return reply(c, orderApi.quote, await quoteLines(c.var.db, lines), 200, PRIVATE);
+  .post(at(ORDERS_BASE, orderApi.quote), limited.quote, validate('json', orderApi.quote.body), async (c) => {
+    return reply(c, orderApi.quote, await quoteCart(c.var.db, c.var.config, c.req.valid('json').lines), 200, PRIVATE);
   })
   // A guest's tracking lookup by order number and checkout e-mail (a POST keeps the e-mail out of URLs and logs).
-  .post('/lookup', limited.lookup, validate('json', orderApi.lookup.body), async (c) => {
+  .post(at(ORDERS_BASE, orderApi.lookup), limited.lookup, validate('json', orderApi.lookup.body), async (c) => {
     const { number, email } = c.req.valid('json');
     const order = await findGuestOrder(c.var.db, c.var.config, number, email);
     return reply(c, orderApi.lookup, { order: await loadOrderView(c.var.db, c.var.config, order) }, 200, PRIVATE);
   })
-  // 'I Have Made Payment': only the browser holding the order's access token may report it.
   // The order as the browser that placed it sees it (the cart's "Continue to payment").
-  .get('/:number', limited.lookup, validate('param', orderNumberParam), async (c) => {
+  .get(at(ORDERS_BASE, orderApi.get), limited.lookup, validate('param', orderNumberParam), async (c) => {
     const { db, config } = c.var;
     const order = await findOrderForToken(db, config, c.req.valid('param').number, bearerToken(c));
     return reply(c, orderApi.get, { order: await loadOrderView(db, config, order) }, 200, PRIVATE);
   })
-  .post('/:number/payment-report', limited.reportPayment, validate('param', orderNumberParam), (c) =>
-    moveForShopper(c, c.req.valid('param').number, 'report_payment'),
+  // 'I Have Made Payment': only the browser holding the order's access token may report it.
+  .post(at(ORDERS_BASE, orderApi.reportPayment), limited.reportPayment, validate('param', orderNumberParam), (c) =>
+    shopperMove(c, c.req.valid('param').number, 'report_payment'),
   )
   // The shopper drops an order they have not paid for (the checkout does this when a changed
   // cart replaces it), so its stock goes back on sale at once instead of after the hold time.
-  .post('/:number/cancel', validate('param', orderNumberParam), (c) =>
-    moveForShopper(c, c.req.valid('param').number, 'cancel', 'Cancelled by the shopper'),
+  .post(at(ORDERS_BASE, orderApi.cancel), validate('param', orderNumberParam), (c) =>
+    shopperMove(c, c.req.valid('param').number, 'cancel', 'Cancelled by the shopper'),
   );
 
 /**
- * A move the browser holding the order's token asks for. Asking again for a move already
- * made (a retry after a lost answer), or losing a race to the same move (a double click
- * sending two reports or two cancels at once), gets the order as it now is, not an error.
+ * The answer to an order just placed (a cart's here, a swap's in functions/trade-ins/routes.ts):
+ * 201 with the order and its access token, 200 with the same for a retried key; the
+ * confirmation e-mail goes after the answer. Both endpoints answer placedOrderSchema.
  */
-async function moveForShopper(c: Context<AppEnv>, number: string, event: 'report_payment' | 'cancel', note?: string) {
+export function replyPlaced(c: Context<AppEnv>, placed: PlacedOrderResult) {
+  if (placed.created) deliverEmailsLater(c);
+  const body = { order: placed.order, accessToken: placed.accessToken };
+  return reply(c, orderApi.place, body, placed.created ? 201 : 200, PRIVATE);
+}
+
+/** A move the browser holding the order's token asks for (functions/orders/shopper-moves.ts). */
+async function shopperMove(c: Context<AppEnv>, number: string, event: ShopperMove, note?: string) {
   const { db, config } = c.var;
   const order = await findOrderForToken(db, config, number, bearerToken(c));
-  const done = event === 'report_payment' ? 'payment_reported' : 'cancelled';
+  const user = await sessionUser(c);
+  const after = await moveForShopper(db, config, order, event, user?.id ?? null, note);
+  if (after.moved) deliverEmailsLater(c);
   const endpoint = event === 'report_payment' ? orderApi.reportPayment : orderApi.cancel;
-  const answer = async (row: typeof order) => reply(c, endpoint, { order: await loadOrderView(db, config, row) }, 200, PRIVATE);
-  if (order.status === done) return answer(order);
-  let moved: typeof order;
-  try {
-    // The shopper's account, when they are signed in, is who made the move in the order's history.
-    const user = await sessionUser(c);
-    moved = await changeOrderStatus(db, config, order, event, 'customer', { note, actorUserId: user?.id ?? null });
-  } catch (err) {
-    // Refused because another request made this very move first: that request's answer is ours too.
-    const current =
-      err instanceof ApiError && (err.status === 409 || err.status === 403) ? await reloadOrder(db, order) : undefined;
-    if (current?.status === done) return answer(current);
-    throw err;
-  }
-  deliverEmailsLater(c);
-  return answer(moved);
+  return reply(c, endpoint, { order: await loadOrderView(db, config, after.order) }, 200, PRIVATE);
 }

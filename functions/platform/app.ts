@@ -6,6 +6,7 @@ import { tradeInApi } from '../../src/features/trade-ins/trade-in-api.ts';
 import { openDb, type Db } from './db.ts';
 import { readConfig, type Config } from '../env.ts';
 import { ApiError, handleError, handleNotFound } from './errors.ts';
+import { API_BASE } from './routing.ts';
 import { API_CSP, PAGE_SECURITY_HEADERS } from './security-headers.ts';
 
 /**
@@ -59,7 +60,7 @@ export function createRouter() {
 }
 
 export function createApp() {
-  const app = new Hono<AppEnv>().basePath('/api');
+  const app = new Hono<AppEnv>().basePath(API_BASE);
   app.onError(handleError);
   app.notFound(handleNotFound);
   // The pages' headers (functions/platform/security-headers.ts), and a CSP under which an answer

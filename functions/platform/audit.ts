@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { AuditEntry } from '../../src/features/admin/admin-api.ts';
 import type { Db } from './db.ts';
 import { adminAudit, type AuditEntity, type UserRow } from './schema.ts';
@@ -7,7 +7,10 @@ export type Changes = Record<string, { from: unknown; to: unknown }>;
 
 /**
  * The audit row for an admin's change, as a statement for the change's own D1 batch, so a
- * change is never stored without its row, nor a row without its change.
+ * change is never stored without its row, nor a row without its change. With `onlyIf`, the
+ * row is written only if that holds when the batch runs (an INSERT … SELECT … WHERE): for a
+ * change that may lose its race without refusing its batch, an order's move
+ * (functions/orders/move.ts hands its moves `won`), so the move that lost records nothing.
  */
 export function auditStatement(
   db: Db,
@@ -16,8 +19,16 @@ export function auditStatement(
   entityId: string,
   action: string,
   changes: Changes,
+  onlyIf?: SQL,
 ) {
-  return db.insert(adminAudit).values({ entity, entityId, action, actorUserId: admin.id, actorEmail: admin.email, changes });
+  if (!onlyIf) {
+    return db.insert(adminAudit).values({ entity, entityId, action, actorUserId: admin.id, actorEmail: admin.email, changes });
+  }
+  return db
+    .insert(adminAudit)
+    .select(
+      sql`SELECT NULL, ${entity}, ${entityId}, ${action}, ${admin.id}, ${admin.email}, ${JSON.stringify(changes)}, unixepoch() WHERE ${onlyIf}`,
+    );
 }
 
 /**

@@ -34,6 +34,18 @@ export function invalidRequest(error: ZodLikeError, what = 'request'): ApiError 
   return new ApiError(400, 'invalid_request', `The ${what} is not valid: check ${fields}.`, issues);
 }
 
+/**
+ * A move a state machine (src/features/orders/order-status.ts, src/features/trade-ins/trade-in-status.ts)
+ * refuses: always 409, since the refusal is about the record's state, not about who is asking.
+ * `illegal_transition`: no such move from the current status; `transition_not_allowed`: this
+ * actor may not make it (a shopper confirming their own payment). 403 `forbidden` is kept for
+ * permission refusals alone (requireAdmin, a cross-site write), which the admin island shows as
+ * Access Denied.
+ */
+export function transitionRefused(refusal: { reason: 'illegal' | 'not_allowed'; message: string }): ApiError {
+  return new ApiError(409, refusal.reason === 'illegal' ? 'illegal_transition' : 'transition_not_allowed', refusal.message);
+}
+
 export function errorBody(code: string, message: string, issues?: FieldIssue[]): ErrorBody {
   return { error: issues?.length ? { code, message, issues } : { code, message } };
 }

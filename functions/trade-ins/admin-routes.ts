@@ -8,6 +8,7 @@ import type { SignedInEnv } from '../accounts/session.ts';
 import { deliverEmailsLater } from '../platform/outbox.ts';
 import { reply } from '../platform/reply.ts';
 import { validate } from '../platform/validate.ts';
+import { at } from '../platform/routing.ts';
 
 const referenceParam = z.object({ reference: tradeInReferenceSchema });
 const photoParam = referenceParam.extend({
@@ -18,26 +19,34 @@ const photoParam = referenceParam.extend({
     .max(MAX_TRADE_IN_PHOTOS, `At most ${MAX_TRADE_IN_PHOTOS} photos`),
 });
 
+/** Where the admin router mounts this one (functions/admin/routes.ts): each route's path is its contract's (src/features/admin/admin-api.ts). */
+export const ADMIN_TRADE_INS_BASE = '/api/admin/trade-ins';
+
 /** /api/admin/trade-ins (behind requireAdmin): the queue, one request with its photos, and the admin's moves. */
 export const adminTradeInsRoute = new Hono<SignedInEnv>()
-  .get('/', validate('query', adminTradeInQuerySchema), async (c) =>
+  .get(at(ADMIN_TRADE_INS_BASE, adminApi.tradeIns), validate('query', adminTradeInQuerySchema), async (c) =>
     reply(c, adminApi.tradeIns, await listTradeIns(c.var.db, c.req.valid('query'))),
   )
-  .get('/:reference', validate('param', referenceParam), async (c) =>
+  .get(at(ADMIN_TRADE_INS_BASE, adminApi.tradeIn), validate('param', referenceParam), async (c) =>
     reply(c, adminApi.tradeIn, await tradeInDetail(c.var.db, c.req.valid('param').reference)),
   )
-  .get('/:reference/photos/:index', validate('param', photoParam), async (c) => {
+  .get(at(ADMIN_TRADE_INS_BASE, adminApi.tradeInPhoto), validate('param', photoParam), async (c) => {
     const { reference, index } = c.req.valid('param');
     return tradeInPhoto(c.var.db, c.env.IMAGES, reference, index);
   })
-  .post('/:reference/move', validate('param', referenceParam), validate('json', moveTradeInSchema), async (c) => {
-    const detail = await moveTradeInAsAdmin(
-      c.var.db,
-      c.var.config,
-      c.var.user,
-      c.req.valid('param').reference,
-      c.req.valid('json'),
-    );
-    deliverEmailsLater(c);
-    return reply(c, adminApi.moveTradeIn, detail);
-  });
+  .post(
+    at(ADMIN_TRADE_INS_BASE, adminApi.moveTradeIn),
+    validate('param', referenceParam),
+    validate('json', moveTradeInSchema),
+    async (c) => {
+      const detail = await moveTradeInAsAdmin(
+        c.var.db,
+        c.var.config,
+        c.var.user,
+        c.req.valid('param').reference,
+        c.req.valid('json'),
+      );
+      deliverEmailsLater(c);
+      return reply(c, adminApi.moveTradeIn, detail);
+    },
+  );

@@ -9,7 +9,7 @@ import type {
 import { TRADE_IN_STATUSES, type TradeInStatus } from '../../src/features/trade-ins/trade-in-status.ts';
 import { nairaToKobo } from '../../src/lib/money.ts';
 import type { Db } from '../platform/db.ts';
-import { tradeInEvents, tradeInPhotos, tradeIns, users, type TradeInRow, type UserRow } from '../platform/schema.ts';
+import { tradeInEvents, tradeInPhotos, tradeIns, type TradeInRow, type UserRow } from '../platform/schema.ts';
 import type { Config } from '../env.ts';
 import { ApiError } from '../platform/errors.ts';
 import { findTradeIn } from './find.ts';
@@ -17,6 +17,7 @@ import { moveTradeIn, tradeInChanged } from './move.ts';
 import { servePhoto } from './photos.ts';
 import { loadTradeInParts, toTradeInView } from './view.ts';
 import { auditTrail } from '../platform/audit.ts';
+import { historyEntries, historyQuery } from '../platform/history.ts';
 import { adminSearch } from '../platform/admin-search.ts';
 
 /** The admin's trade-in queue (src/features/admin/admin-api.ts, "Trade-ins"). */
@@ -101,19 +102,7 @@ async function detailOf(db: Db, row: TradeInRow): Promise<AdminTradeInDetail> {
     loadTradeInParts(db, [row]),
     db.batch([
       db.select().from(tradeInPhotos).where(eq(tradeInPhotos.tradeInId, row.id)).orderBy(asc(tradeInPhotos.position)),
-      db
-        .select({
-          fromStatus: tradeInEvents.fromStatus,
-          toStatus: tradeInEvents.toStatus,
-          actor: tradeInEvents.actor,
-          by: users.email,
-          note: tradeInEvents.note,
-          createdAt: tradeInEvents.createdAt,
-        })
-        .from(tradeInEvents)
-        .leftJoin(users, eq(users.id, tradeInEvents.actorUserId))
-        .where(eq(tradeInEvents.tradeInId, row.id))
-        .orderBy(asc(tradeInEvents.id)),
+      historyQuery(db, tradeInEvents, eq(tradeInEvents.tradeInId, row.id)),
     ]),
     auditTrail(db, 'trade_in', row.reference),
   ]);
@@ -125,14 +114,7 @@ async function detailOf(db: Db, row: TradeInRow): Promise<AdminTradeInDetail> {
       contentType: p.contentType,
       bytes: p.bytes,
     })),
-    history: events.map((e) => ({
-      from: e.fromStatus,
-      to: e.toStatus,
-      actor: e.actor,
-      by: e.by,
-      note: e.note,
-      at: e.createdAt.toISOString(),
-    })),
+    history: historyEntries(events, () => true),
     audit,
   };
 }

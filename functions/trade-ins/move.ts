@@ -1,15 +1,15 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { nextTradeInStatus, type TradeInActor, type TradeInMove } from '../../src/features/trade-ins/trade-in-status.ts';
 import type { TradeInView } from '../../src/features/trade-ins/trade-in.ts';
 import { formatNaira } from '../../src/lib/money.ts';
 import { auditStatement, type Changes } from '../platform/audit.ts';
 import type { Db } from '../platform/db.ts';
-import { constraintViolation, isCheckViolation } from '../platform/constraint-errors.ts';
+import { lostTheRace, unlessChanged } from '../platform/compare-and-set.ts';
 import { CHECKS, tradeInEvents, tradeIns, type TradeInRow, type UserRow } from '../platform/schema.ts';
 import { queueEmail } from '../platform/outbox.ts';
 import { tradeInStatusEmail } from './messages.ts';
 import type { Config } from '../env.ts';
-import { ApiError } from '../platform/errors.ts';
+import { ApiError, transitionRefused } from '../platform/errors.ts';
 import { findTradeIn } from './find.ts';
 import { loadTradeInParts, toTradeInView } from './view.ts';
 
@@ -51,9 +51,7 @@ export async function moveTradeIn(
   now = new Date(Math.floor(now.getTime() / 1000) * 1000);
   const actor: TradeInActor = mover.actor;
   const transition = nextTradeInStatus(row.status, move, actor);
-  if (!transition.ok) {
-    throw new ApiError(409, transition.reason === 'illegal' ? 'illegal_transition' : 'forbidden', transition.message);
-  }
+  if (!transition.ok) throw transitionRefused(transition);
   if (options.seenOffer !== undefined && options.seenOffer !== row.offer) {
     throw new ApiError(409, 'offer_changed', 'The store changed its offer since you saw it. Please look at the new offer.');
   }
@@ -88,9 +86,8 @@ export async function moveTradeIn(
           offer: after.offer,
           offerNote: after.offerNote,
           offeredAt: after.offeredAt,
-          // The compare-and-set: 0 breaks trade_ins_version_positive, refusing the batch.
-          version: sql`CASE WHEN ${tradeIns.version} = ${row.version} AND ${tradeIns.status} = ${row.status}
-                         THEN ${after.version} ELSE 0 END`,
+          // The compare-and-set (functions/platform/compare-and-set.ts): 0 breaks trade_ins_version_positive, refusing the batch.
+          version: unlessChanged(and(eq(tradeIns.version, row.version), eq(tradeIns.status, row.status))!, after.version, 0),
           updatedAt: now,
         })
         .where(eq(tradeIns.id, row.id)),
@@ -107,7 +104,7 @@ export async function moveTradeIn(
       ...(mover.actor === 'admin' ? [auditStatement(db, mover.admin, 'trade_in', row.reference, move, changes)] : []),
     ]);
   } catch (err) {
-    if (isCheckViolation(constraintViolation(err), CHECKS.tradeInsVersionPositive)) throw tradeInChanged();
+    if (lostTheRace(err, CHECKS.tradeInsVersionPositive)) throw tradeInChanged();
     throw err;
   }
   return view;

@@ -1,3 +1,5 @@
+import { concatBytes } from '../platform/bytes.ts';
+
 /**
  * A multipart/form-data body read as it streams, with every limit checked before the next
  * bytes are read: the number of parts, the size of each text field and of each file, the
@@ -152,7 +154,12 @@ export async function readMultipart(
       }
       if (!(await more())) throw malformed('the body ends inside a part');
     }
-    parts.push({ name: header.name, filename: header.filename, contentType: header.contentType, bytes: concat(chunks, size) });
+    parts.push({
+      name: header.name,
+      filename: header.filename,
+      contentType: header.contentType,
+      bytes: concatBytes(chunks, size),
+    });
   }
   return parts;
 }
@@ -193,14 +200,4 @@ function startsWithBytes(bytes: Uint8Array, prefix: Uint8Array, at = 0): boolean
   if (bytes.byteLength < at + prefix.byteLength) return false;
   for (let j = 0; j < prefix.byteLength; j++) if (bytes[at + j] !== prefix[j]) return false;
   return true;
-}
-
-function concat(chunks: readonly Uint8Array[], size: number): Uint8Array<ArrayBuffer> {
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
 }

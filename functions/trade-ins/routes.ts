@@ -5,16 +5,18 @@ import { tradeInApi } from '../../src/features/trade-ins/trade-in-api.ts';
 import { sessionUser, type SignedInEnv } from '../accounts/session.ts';
 import { deliverEmailsLater } from '../platform/outbox.ts';
 import { createRouter, type AppEnv } from '../platform/app.ts';
-import { ApiError, invalidRequest } from '../platform/errors.ts';
+import { invalidRequest } from '../platform/errors.ts';
 import { rateLimit } from '../platform/rate-limit.ts';
 import { reply } from '../platform/reply.ts';
 import { validate } from '../platform/validate.ts';
 import { findForRequester, requestsOf } from './find.ts';
-import { moveTradeIn, reloadTradeIn } from './move.ts';
 import { placeSwapOrder } from './order.ts';
+import { replyPlaced } from '../orders/routes.ts';
+import { respondToOffer } from './respond.ts';
 import { readSubmission } from './photos.ts';
 import { submitTradeIn } from './submit.ts';
 import { loadTradeInParts, loadTradeInView, toTradeInView } from './view.ts';
+import { at } from '../platform/routing.ts';
 
 const PRIVATE = { 'cache-control': 'no-store' };
 const referenceParam = z.object({ reference: tradeInReferenceSchema });
@@ -26,6 +28,9 @@ const limited = {
   order: rateLimit({ name: 'orders.place', rule: (config) => config.RATE_LIMIT_PLACE_ORDER }),
 };
 
+/** Where the shopper's trade-in routes are mounted (functions/index.ts): each route's path is its contract's (src/features/trade-ins/trade-in-api.ts). */
+export const TRADE_INS_BASE = '/api/trade-ins';
+
 /**
  * /api/trade-ins: a shopper's trade-in requests (sell or swap a device). Sent as a guest or
  * signed in; found again by reference and e-mail, or on the account's Trade-ins page; the
@@ -33,7 +38,7 @@ const limited = {
  */
 export const tradeInsRoute = createRouter()
   // multipart/form-data: the fields as JSON in `request`, photos in `photos` (functions/trade-ins/photos.ts).
-  .post('/', limited.submit, async (c) => {
+  .post(at(TRADE_INS_BASE, tradeInApi.submit), limited.submit, async (c) => {
     const { fields, photos } = await readSubmission(c.req.raw);
     const parsed = tradeInRequestSchema.safeParse(fields);
     if (!parsed.success) throw invalidRequest(parsed.error);
@@ -42,20 +47,20 @@ export const tradeInsRoute = createRouter()
     deliverEmailsLater(c);
     return reply(c, tradeInApi.submit, { tradeIn }, 201, PRIVATE);
   })
-  .post('/lookup', limited.lookup, validate('json', tradeInApi.lookup.body), async (c) => {
+  .post(at(TRADE_INS_BASE, tradeInApi.lookup), limited.lookup, validate('json', tradeInApi.lookup.body), async (c) => {
     const { reference, email } = c.req.valid('json');
     const row = await findForRequester(c.var.db, reference, { email });
     return reply(c, tradeInApi.lookup, { tradeIn: await loadTradeInView(c.var.db, row) }, 200, PRIVATE);
   })
   .post(
-    '/:reference/respond',
+    at(TRADE_INS_BASE, tradeInApi.respond),
     limited.lookup,
     validate('param', referenceParam),
     validate('json', tradeInApi.respond.body),
     (c) => respond(c, c.req.valid('param').reference, c.req.valid('json')),
   )
   .post(
-    '/:reference/order',
+    at(TRADE_INS_BASE, tradeInApi.order),
     limited.order,
     validate('param', referenceParam),
     validate('json', tradeInApi.order.body),
@@ -63,45 +68,17 @@ export const tradeInsRoute = createRouter()
       const body = c.req.valid('json');
       const user = await sessionUser(c);
       const row = await findForRequester(c.var.db, c.req.valid('param').reference, { user, email: body.email });
-      const placed = await placeSwapOrder(c.var.db, c.var.config, row, body, user?.id ?? null);
-      if (placed.created) deliverEmailsLater(c);
-      return reply(
-        c,
-        tradeInApi.order,
-        { order: placed.order, accessToken: placed.accessToken },
-        placed.created ? 201 : 200,
-        PRIVATE,
-      );
+      return replyPlaced(c, await placeSwapOrder(c.var.db, c.var.config, row, body, user?.id ?? null));
     },
   );
 
-/**
- * The requester accepts or declines the offer they saw. Answering again the same way (a
- * double click, a retry after a lost answer) gets the request as it now is.
- */
-async function respond(
-  c: Context<AppEnv>,
-  reference: string,
-  { email, decision, offer }: z.output<typeof tradeInApi.respond.body>,
-) {
-  const { db, config } = c.var;
+/** The requester's answer to the offer they saw (functions/trade-ins/respond.ts). */
+async function respond(c: Context<AppEnv>, reference: string, { email, ...answer }: z.output<typeof tradeInApi.respond.body>) {
   const user = await sessionUser(c);
-  const row = await findForRequester(db, reference, { user, email });
-  const done = decision === 'accept' ? 'accepted' : 'declined';
-  let tradeIn: Awaited<ReturnType<typeof moveTradeIn>>;
-  try {
-    tradeIn = await moveTradeIn(db, config, row, decision, { actor: 'customer', userId: user?.id ?? null }, { seenOffer: offer });
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 409) {
-      const current = await reloadTradeIn(db, row);
-      if (current.status === done && current.offer === offer) {
-        return reply(c, tradeInApi.respond, { tradeIn: await loadTradeInView(db, current) }, 200, PRIVATE);
-      }
-    }
-    throw err;
-  }
-  deliverEmailsLater(c);
-  return reply(c, tradeInApi.respond, { tradeIn }, 200, PRIVATE);
+  const row = await findForRequester(c.var.db, reference, { user, email });
+  const answered = await respondToOffer(c.var.db, c.var.config, row, answer, user?.id ?? null);
+  if (answered.moved) deliverEmailsLater(c);
+  return reply(c, tradeInApi.respond, { tradeIn: answered.tradeIn }, 200, PRIVATE);
 }
 
 /** GET /api/account/trade-ins (mounted in routes/account.ts, behind requireUser). */

@@ -75,12 +75,13 @@ describe('POST /api/orders/:number/cancel', () => {
     expect((await eventsOf(order.number)).at(-1)).toEqual({ from: 'awaiting_payment', to: 'cancelled', actor: 'customer' });
   });
 
-  it("refuses another order's token (404) and a shopper cancelling after reporting payment (403)", async () => {
+  it("refuses another order's token (404) and a shopper cancelling after reporting payment (409 transition_not_allowed)", async () => {
     const [mine, theirs] = [await placeOrder(), await placeOrder()];
     expect((await cancel(mine.order.number, theirs.accessToken)).status).toBe(404);
     expect((await reportPayment(mine.order.number, mine.accessToken)).status).toBe(200);
     const late = await cancel(mine.order.number, mine.accessToken);
-    expect(late.status).toBe(403);
+    expect(late.status).toBe(409);
+    expect((await late.json<ErrorJson>()).error.code).toBe('transition_not_allowed');
     expect((await orderRow(mine.order.number)).status).toBe('payment_reported');
   });
 });
@@ -240,8 +241,15 @@ describe('changeOrderStatus in D1', () => {
       409,
       'illegal_transition',
     ],
-    ['let a customer confirm their own payment', [], 'confirm_payment', 'customer', 403, 'forbidden'],
-    ['let a customer cancel after reporting payment', [['report_payment', 'customer']], 'cancel', 'customer', 403, 'forbidden'],
+    ['let a customer confirm their own payment', [], 'confirm_payment', 'customer', 409, 'transition_not_allowed'],
+    [
+      'let a customer cancel after reporting payment',
+      [['report_payment', 'customer']],
+      'cancel',
+      'customer',
+      409,
+      'transition_not_allowed',
+    ],
   ])('refuses to %s and changes nothing', async (_, before, event, actor, status, code) => {
     const id = 'hp-250-g10';
     const { order } = await placeOrder({ lines: [await line(id, 1)] });
@@ -257,7 +265,7 @@ describe('changeOrderStatus in D1', () => {
   it.each<[OrderActor, OrderEvent, OrderActor, string[], string[]]>([
     ['admin', 'cancel', 'admin', ['cancelled'], ['illegal_transition']],
     // An expiry that loses is not retried against the new status (its hold may have changed): 409 order_changed.
-    ['customer', 'expire', 'system', ['cancelled', 'expired'], ['order_changed', 'forbidden']],
+    ['customer', 'expire', 'system', ['cancelled', 'expired'], ['order_changed', 'transition_not_allowed']],
   ])(
     'releases the stock exactly once when a cancel by the %s races a second move (%s)',
     async (canceller, rival, rivalActor, winners, refusals) => {

@@ -12,7 +12,19 @@ import { placeOrder as placeOrderInD1 } from '../../functions/orders/place.ts';
 import { placeOrderSchema } from '../../src/features/orders/checkout.ts';
 import type { OrderView, PlacedOrder } from '../../src/features/orders/order-view.ts';
 import { postJson, type ErrorJson } from './client.ts';
-import { emailsOf, eventsOf, line, orderRequest, placeOrder, postOrder, rowCounts, setStock, stockOf } from './orders-helpers.ts';
+import {
+  emailsOf,
+  eventsOf,
+  line,
+  orderRequest,
+  placeOrder,
+  postOrder,
+  productRow,
+  rowCounts,
+  setPrice,
+  setStock,
+  stockOf,
+} from './orders-helpers.ts';
 
 const db = openDb(env.DB);
 const config = readConfig(env);
@@ -143,6 +155,64 @@ describe('a variant removed after the quote', () => {
     });
     expect(await rowCounts()).toEqual(before);
     expect(await stockOf(id, after[0])).toBe(stock);
+  });
+});
+
+/**
+ * A D1 whose batch that writes an order (its first statement inserts into orders) first runs
+ * `meanwhile`: a change landing after placeOrder() has quoted the lines and before it reserves
+ * their stock. Earlier batches (the e-mail allowance) run untouched, so the quote sees D1 as it was.
+ */
+function racingTheOrderBatch(meanwhile: () => Promise<unknown>): Db {
+  return new Proxy(db, {
+    get(target, property, receiver) {
+      if (property === 'batch') {
+        return async (...args: Parameters<Db['batch']>) => {
+          const [first] = args[0] as readonly unknown[];
+          if (sqlOf(first).startsWith('insert into "orders"')) await meanwhile();
+          return target.batch(...args);
+        };
+      }
+      return Reflect.get(target, property, receiver);
+    },
+  });
+}
+
+/** The SQL of a drizzle query, or '' for anything else in a batch. */
+function sqlOf(statement: unknown): string {
+  const query = statement as { toSQL?: () => { sql: string } } | undefined;
+  return typeof query?.toSQL === 'function' ? query.toSQL().sql : '';
+}
+
+describe('a price change between the quote and the reservation of stock', () => {
+  it.each([
+    ['a product without variants, its price raised', 'sony-playstation-5-pro', undefined, 1_000_000],
+    ['a product without variants, its price lowered', 'sony-playstation-5-pro', undefined, -1_000_000],
+    ['a variant, its price raised', 'apple-macbook-air-13-m4', 'silver', 1_000_000],
+    ['a variant, its price lowered', 'apple-macbook-air-13-m4', 'silver', -1_000_000],
+  ])('%s: refused with 409 price_changed, never placed at the old price', async (_, id, variant, change) => {
+    await setStock(id, 5, variant);
+    const quoted = await line(id, 1, variant);
+    expect(quoted.variant).toBe(variant ?? '');
+    const request = placeOrderSchema.parse(orderRequest({ lines: [quoted] }));
+    const before = await rowCounts();
+    const newPrice = quoted.price + change;
+
+    const placing = placeOrderInD1(
+      racingTheOrderBatch(() => setPrice(id, newPrice, variant)),
+      config,
+      request,
+    );
+    // Placing it at the new price would also be right; at the old one (what the quote saw) never.
+    await expect(placing).rejects.toBeInstanceOf(ApiError);
+    await expect(placing).rejects.toMatchObject({
+      status: 409,
+      code: 'price_changed',
+      issues: [{ field: 'lines.0.price', message: expect.any(String) }],
+    });
+    expect((await productRow(id, variant)).price).toBe(newPrice);
+    expect(await rowCounts()).toEqual(before);
+    expect(await stockOf(id, variant)).toBe(5);
   });
 });
 

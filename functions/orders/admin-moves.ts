@@ -1,0 +1,132 @@
+import type { z } from 'zod';
+import type { cancelOrderSchema, confirmPaymentSchema, shipOrderSchema } from '../../src/features/admin/admin-api.ts';
+import type { OrderEvent } from '../../src/features/orders/order-status.ts';
+import { formatNaira, nairaToKobo } from '../../src/lib/money.ts';
+import { auditStatement, type Changes } from '../platform/audit.ts';
+import type { Db } from '../platform/db.ts';
+import { ApiError } from '../platform/errors.ts';
+import type { OrderRow, UserRow } from '../platform/schema.ts';
+import type { Config } from '../env.ts';
+import { type AllowedMove, changeOrderStatus, type MoveParts, type OrderMoveColumns } from './move.ts';
+
+/**
+ * The moves an admin makes on an order (confirm the transfer, ship, deliver, cancel): each the
+ * state machine's move (functions/orders/move.ts, which judges it once) with the admin's own
+ * rules and columns, made only on the version the admin saw, and audited in the move's batch.
+ */
+
+type Admin = Pick<UserRow, 'id' | 'email'>;
+
+export type AdminMove =
+  | { action: 'confirm_payment'; body: z.output<typeof confirmPaymentSchema> }
+  | { action: 'ship'; body: z.output<typeof shipOrderSchema> }
+  | { action: 'deliver'; body: { version: string } }
+  | { action: 'cancel'; body: z.output<typeof cancelOrderSchema> };
+
+const EVENTS: Record<AdminMove['action'], OrderEvent> = {
+  confirm_payment: 'confirm_payment',
+  ship: 'ship',
+  deliver: 'deliver',
+  cancel: 'cancel',
+};
+
+/**
+ * What an admin's move must name: the status and the id every move stamps (null until the
+ * first move after placing), so any move (another admin's, the shopper's report, an expiry)
+ * gives the order a new version.
+ */
+export function orderVersion(order: Pick<OrderRow, 'status' | 'lastTransitionId'>): string {
+  return `${order.status}.${order.lastTransitionId ?? 'placed'}`;
+}
+
+const orderChanged = () =>
+  new ApiError(
+    409,
+    'order_changed',
+    'The order changed since you loaded it (another admin or the shopper moved it). Reload it and try again.',
+  );
+
+/**
+ * The payment an admin confirms: the bank transfer's amount and reference, accepted only once
+ * the full total has arrived (a 400 on amountReceivedNaira otherwise), with who confirmed it and when.
+ */
+export function confirmedPayment(
+  order: Pick<OrderRow, 'total'>,
+  body: z.output<typeof confirmPaymentSchema>,
+  admin: Admin,
+  at: Date,
+): OrderMoveColumns {
+  const received = nairaToKobo(body.amountReceivedNaira);
+  if (received < order.total) {
+    const message = `Less than the order's total of ${formatNaira(order.total, { compact: false })}: confirm the payment only once the full amount has arrived.`;
+    throw new ApiError(400, 'invalid_request', `The request is not valid: check amountReceivedNaira.`, [
+      { field: 'amountReceivedNaira', message },
+    ]);
+  }
+  return {
+    paymentReceived: received,
+    paymentReference: body.bankReference,
+    paymentConfirmedBy: admin.id,
+    paymentConfirmedAt: at,
+  };
+}
+
+/** The columns an admin's move sets with the status, and the audit row's changes. */
+function partsOf(order: OrderRow, move: AdminMove, admin: Admin, allowed: AllowedMove, at: Date) {
+  const changes: Changes = { status: { from: allowed.from, to: allowed.to } };
+  let set: OrderMoveColumns = {};
+  switch (move.action) {
+    case 'confirm_payment':
+      set = confirmedPayment(order, move.body, admin, at);
+      changes.paymentReceived = { from: order.paymentReceived, to: set.paymentReceived };
+      changes.paymentReference = { from: order.paymentReference, to: set.paymentReference };
+      break;
+    case 'ship':
+      set = { carrier: move.body.carrier || null, trackingNote: move.body.trackingNote || null };
+      for (const key of ['carrier', 'trackingNote'] as const) {
+        if (set[key] !== order[key]) changes[key] = { from: order[key], to: set[key] ?? null };
+      }
+      break;
+    case 'cancel':
+      changes.reason = { from: null, to: move.body.reason };
+      break;
+    case 'deliver':
+      break;
+  }
+  return { set, changes };
+}
+
+/**
+ * An admin's move on `order`, made only on the version the admin saw: the version is checked
+ * here and again in the move's compare-and-set, so of two admins confirming the same order at
+ * once exactly one wins (the other gets 409 `order_changed`). The order's columns, its history
+ * row (with the admin), the shopper's e-mail, any stock release and the audit row
+ * (functions/platform/audit.ts) are one D1 batch. Answers the order as it now is.
+ */
+export async function moveOrderAsAdmin(
+  db: Db,
+  config: Config,
+  admin: Admin,
+  order: OrderRow,
+  move: AdminMove,
+  now = new Date(),
+): Promise<OrderRow> {
+  if (orderVersion(order) !== move.body.version) throw orderChanged();
+  const at = new Date(Math.floor(now.getTime() / 1000) * 1000);
+  try {
+    return await changeOrderStatus(db, config, order, EVENTS[move.action], 'admin', {
+      note: move.action === 'cancel' ? move.body.reason : undefined,
+      now,
+      expectedTransitionId: order.lastTransitionId,
+      actorUserId: admin.id,
+      with: (allowed): MoveParts => {
+        const { set, changes } = partsOf(order, move, admin, allowed, at);
+        return { set, also: (won) => [auditStatement(db, admin, 'order', order.number, move.action, changes, won)] };
+      },
+    });
+  } catch (err) {
+    // Lost the compare-and-set: the order moved since it was read.
+    if (err instanceof ApiError && err.code === 'order_changed') throw orderChanged();
+    throw err;
+  }
+}
