@@ -1,6 +1,6 @@
 import { createScheduledController } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import worker from '../../functions/index.ts';
 import { openDb } from '../../functions/platform/db.ts';
 import { clientCounters, clientKey, countRequest, countRequests, pruneRateLimits } from '../../functions/platform/rate-limit.ts';
@@ -52,19 +52,25 @@ describe('rate limits per client', () => {
     const vars = { RATE_LIMIT_QUOTE: '2/1' };
     const ip = '198.51.100.3';
     const quote = (body: unknown) => callWith(vars, '/orders/quote', { ip, body });
-    // A window of one second: start right after a second begins, so both requests land in one window.
-    await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 20));
-    expect((await quote({ lines: 'nonsense' })).status).toBe(400);
-    expect((await quote({ lines: [{ productId: PS5.id, variant: PS5.variant, quantity: 1, price: PS5.price }] })).status).toBe(
-      200,
-    );
-    const refused = await quote({ lines: [{ productId: PS5.id, variant: PS5.variant, quantity: 1, price: PS5.price }] });
-    expect(refused.status).toBe(429);
-    expect(refused.headers.get('retry-after')).toBe('1');
-    await new Promise((r) => setTimeout(r, 1100));
-    expect((await quote({ lines: [{ productId: PS5.id, variant: PS5.variant, quantity: 1, price: PS5.price }] })).status).toBe(
-      200,
-    );
+    const line = { productId: PS5.id, variant: PS5.variant, quantity: 1, price: PS5.price };
+    // The limiter reads the clock the test sets (Date only: D1 and the Worker's timers keep real time).
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      // A window of one second: 20 ms into it, so every request lands in it.
+      vi.setSystemTime(Date.UTC(2031, 5, 1, 12, 0, 0, 20));
+      expect((await quote({ lines: 'nonsense' })).status).toBe(400);
+      expect((await quote({ lines: [line] })).status).toBe(200);
+      // Still in the same second.
+      vi.setSystemTime(Date.UTC(2031, 5, 1, 12, 0, 0, 980));
+      const refused = await quote({ lines: [line] });
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toBe('1');
+      // The next second: a new window.
+      vi.setSystemTime(Date.UTC(2031, 5, 1, 12, 0, 1, 120));
+      expect((await quote({ lines: [line] })).status).toBe(200);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('limits placing orders and payment reports with their own counters', async () => {

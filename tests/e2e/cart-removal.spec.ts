@@ -129,9 +129,17 @@ for (const theme of ['dark', 'light'] as const) {
     await removeButton(page, 0).click();
     const undo = page.getByRole('alert').getByRole('button', { name: 'Undo' });
     await expect(undo).toBeVisible();
-    // Hovering pauses the toast's timer while axe looks at it (and lets its entry animation end).
+    // Hovering pauses the toast's timer (its progress bar's animation) while axe looks at it.
     await undo.hover();
-    await page.waitForTimeout(600);
+    // Axe sees the toast as it stays: once its entry animation has ended (the paused progress bar is left).
+    await page.evaluate(() =>
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((a) => a.playState === 'running')
+          .map((a) => a.finished.catch(() => undefined)),
+      ),
+    );
     // Every rule in dark, the colour rules in light (fixtures.ts `axe`).
     expect(await axeViolations(page, theme)).toEqual([]);
   });

@@ -20,3 +20,27 @@ export async function watchLayoutShift(page: Page) {
 export function layoutShift(page: Page): Promise<number> {
   return page.evaluate(() => (window as unknown as { __cls: number }).__cls);
 }
+
+/**
+ * Waits until nothing is left that could still move the page: no request in flight (an island's
+ * data), the fonts and images loaded, no (finite) animation running, then two frames painted, so the
+ * layout-shift observer has been told of every shift they caused. Then `layoutShift(page)` is final.
+ */
+export async function settled(page: Page) {
+  await page.waitForLoadState('networkidle');
+  await page.evaluate(async () => {
+    await document.fonts.ready;
+    await Promise.all(
+      [...document.images]
+        .filter((img) => !img.complete)
+        .map((img) => new Promise((done) => img.addEventListener('loadend', done))),
+    );
+    await Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.playState === 'running' && a.effect?.getComputedTiming().endTime !== Number.POSITIVE_INFINITY)
+        .map((a) => a.finished.catch(() => undefined)),
+    );
+    for (let i = 0; i < 2; i++) await new Promise((done) => requestAnimationFrame(done));
+  });
+}

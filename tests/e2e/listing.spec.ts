@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { islandsHydrated } from './islands.ts';
-import { layoutShift, watchLayoutShift } from './layout-shift.ts';
+import { layoutShift, settled, watchLayoutShift } from './layout-shift.ts';
 
 /**
  * /products rendered by the Worker for its URL (docs/decisions/016-listing-rendered-by-the-worker.md):
@@ -226,7 +226,7 @@ test('a category URL loads and hydrates without layout shift', async ({ page }) 
   await expect(resultsCount(page)).toHaveText(`${phoneIds.size} products`);
   await islandsHydrated(page);
   await expect(page.getByRole('button', { name: 'Load More Products' })).toBeVisible();
-  await page.waitForTimeout(500);
+  await settled(page);
   expect(await layoutShift(page)).toBe(0);
 });
 
