@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { placeOrderAs, signedInUser, signIn, ADMIN } from './accounts.ts';
+import { newEmail, placeOrderAs, signedInUser, signIn, ADMIN } from './accounts.ts';
 import { quietServiceWorker } from './contexts.ts';
 import { axeViolations, expect, test } from './fixtures.ts';
 import { islandsHydrated } from './islands.ts';
@@ -97,6 +97,53 @@ test('the admin moves between the sections with the address, and Back returns', 
   await page.goBack();
   await expect(page.getByRole('heading', { name: 'Orders', exact: true })).toBeVisible();
   await expect(page).toHaveURL(/\/admin\?tab=orders$/);
+});
+
+/** A refusal as the Worker words it (functions/platform/errors.ts), for a route the test answers itself. */
+const refusal = (status: number, code: string, message: string) => ({
+  status,
+  contentType: 'application/json',
+  body: JSON.stringify({ error: { code, message } }),
+});
+
+test('a refused move is said on the order, not as Access Denied; only a 403 "forbidden" is', async ({ page }) => {
+  const number = await placeOrderAs(page, { email: newEmail('refused'), password: '', name: 'Bola Ade' }, 'hisense-32-a4-hd');
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await openAdmin(page, `/admin?tab=orders&order=${number}`);
+  await expect(page.locator('.admin-order__status')).toContainText('Awaiting payment');
+  const cancel = page.getByRole('dialog', { name: `Cancel order ${number}?` });
+
+  // The cancel request is answered here, with each refusal in turn.
+  let answer = refusal(403, 'payment_locked', 'This order is locked while its payment is checked.');
+  await page.route(`**/api/admin/orders/${number}/cancel`, (route) => route.fulfill(answer));
+
+  // A 403 that is not a permission refusal: its message stays in the dialog.
+  await page.getByRole('button', { name: 'Cancel order' }).click();
+  await cancel.getByLabel('Reason').fill('The shopper asked us to cancel it.');
+  await cancel.getByRole('button', { name: 'Cancel the order' }).click();
+  await expect(cancel.getByRole('alert')).toHaveText('This order is locked while its payment is checked.');
+  await expect(page.getByText(ACCESS_DENIED, { exact: true })).toHaveCount(0);
+
+  // A refused transition (409): the dialog closes, the order says why and reloads as it is.
+  answer = refusal(409, 'transition_not_allowed', 'An order awaiting payment cannot be cancelled by this test.');
+  await cancel.getByRole('button', { name: 'Cancel the order' }).click();
+  await expect(cancel).toBeHidden();
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'An order awaiting payment cannot be cancelled by this test.' }),
+  ).toBeVisible();
+  await expect(page.getByText(ACCESS_DENIED, { exact: true })).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: `Order ${number}` })).toBeVisible();
+  await expect(page.locator('.admin-order__status')).toContainText('Awaiting payment');
+  await expect(page.getByRole('button', { name: 'Cancel order' })).toBeVisible();
+
+  // The Worker's permission refusal (requireAdmin's 403 "forbidden"): the whole page says Access Denied.
+  answer = refusal(403, 'forbidden', ACCESS_DENIED);
+  await page.getByRole('button', { name: 'Cancel order' }).click();
+  await cancel.getByLabel('Reason').fill('The shopper asked us to cancel it.');
+  await cancel.getByRole('button', { name: 'Cancel the order' }).click();
+  await expect(page.getByText(ACCESS_DENIED, { exact: true })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Admin sections' })).toHaveCount(0);
+  await expect(page.locator('.admin-denied').getByRole('link', { name: 'Sign in' })).toHaveCount(0);
 });
 
 const screens = [

@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
+import { Loading } from '../loaded/LoadedView.tsx';
 import type { SessionUser } from './session.ts';
 import { signInUrl } from './session.ts';
-import { type Loaded, useAuth } from './use-account.browser.ts';
+import { useAuth } from './use-account.browser.ts';
 import './account.css';
 
 export const ACCOUNT_PAGES = [
@@ -50,17 +51,14 @@ export function AccountShell({ current, purpose, children }: ShellProps) {
     <div className="account">
       <AccountNav current={current} />
       <div className="account__body">
-        {auth.loading ? <Loading /> : auth.user ? children(auth.user) : <SignInPrompt purpose={purpose} />}
+        {auth.loading ? (
+          <Loading what="your account" look="account" />
+        ) : auth.user ? (
+          children(auth.user)
+        ) : (
+          <SignInPrompt purpose={purpose} />
+        )}
       </div>
-    </div>
-  );
-}
-
-export function Loading({ what = 'your account' }: { what?: string }) {
-  return (
-    <div className="account__loading" role="status" aria-live="polite">
-      <span className="account__spinner" aria-hidden="true" />
-      <span>Loading {what}…</span>
     </div>
   );
 }
@@ -80,30 +78,4 @@ function SignInPrompt({ purpose }: { purpose: string }) {
       <p className="muted">No account yet? You can create one on the same page.</p>
     </section>
   );
-}
-
-/** The loading and failure states of a page's data; `children` renders it once it is there. */
-export function LoadedData<T>({
-  loaded,
-  what,
-  retry,
-  children,
-}: {
-  loaded: Loaded<T>;
-  what: string;
-  retry: () => void;
-  children: (data: T) => ReactNode;
-}) {
-  if (loaded.state === 'loading') return <Loading what={what} />;
-  if (loaded.state === 'failed') {
-    return (
-      <div className="card account__failed" role="alert">
-        <p>{loaded.message}</p>
-        <button type="button" className="btn btn-outline" onClick={retry}>
-          Try again
-        </button>
-      </div>
-    );
-  }
-  return <>{children(loaded.data)}</>;
 }

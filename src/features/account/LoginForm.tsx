@@ -1,11 +1,12 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useRef, useState } from 'react';
-import { type FieldValues, type UseFormReturn, useForm } from 'react-hook-form';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { type FieldValues, get, type Path, type UseFormReturn, useForm } from 'react-hook-form';
 import { ApiRequestError, callApi } from '../../lib/api-client.browser.ts';
 import { TextField } from '../forms/Field.tsx';
+import { lazyZodResolver } from '../forms/lazy-resolver.browser.ts';
 import { showServerIssues } from '../forms/server-errors.browser.ts';
 import type { ForgotForm, ResetForm, SignInForm, SignUpForm, VerifyForm } from './login-schemas.ts';
-import { lazyResolver, type LoginSchemas, loadLoginModules, startGoogleSignIn } from './login-modules.browser.ts';
+import { type LoginSchemas, loadLoginModules, startGoogleSignIn } from './login-modules.browser.ts';
 import { NewPasswordFields, PasswordField } from './PasswordField.tsx';
 import { $auth, loadSession, refreshSession, SESSION_NOT_KNOWN } from './session.browser.ts';
 import { RETURN_PARAM, safeReturnPath } from './session.ts';
@@ -87,6 +88,22 @@ interface FormProps {
   switchTo: (mode: Mode, notice?: string) => void;
 }
 
+/** The e-mail field every form here that asks for one starts with. */
+function EmailField<T extends { email: string }>({ form, id }: { form: UseFormReturn<T>; id: string }) {
+  return (
+    <TextField
+      form={form}
+      name={'email' as Path<T>}
+      id={id}
+      label="Email"
+      type="email"
+      autoComplete="email"
+      inputMode="email"
+      required
+    />
+  );
+}
+
 /** Keeps the parent's copy of the typed e-mail. */
 function useRememberEmail<T extends { email: string }>(form: Pick<UseFormReturn<T>, 'watch'>, onEmail: (email: string) => void) {
   useEffect(() => {
@@ -101,18 +118,20 @@ function leave(setLeaving: (leaving: boolean) => void) {
   window.location.assign(returnPath());
 }
 
-const signInResolver = lazyResolver<SignInForm>((s) => s.signInFormSchema);
-const signUpResolver = lazyResolver<SignUpForm>((s) => s.signUpFormSchema);
-const forgotResolver = lazyResolver<ForgotForm>((s) => s.forgotFormSchema);
-const resetResolver = lazyResolver<ResetForm>((s) => s.resetFormSchema);
-const verifyResolver = lazyResolver<VerifyForm>((s) => s.verifyFormSchema);
+/** The forms' schemas come with the login modules; `signIn.load` fetches them (and the resolver) once the island is live. */
+const loadSchemas = () => loadLoginModules().then((modules) => modules.schemas);
+const signIn = lazyZodResolver<SignInForm>(() => loadSchemas().then((s) => s.signInFormSchema));
+const signUpResolver = lazyZodResolver<SignUpForm>(() => loadSchemas().then((s) => s.signUpFormSchema)).resolver;
+const forgotResolver = lazyZodResolver<ForgotForm>(() => loadSchemas().then((s) => s.forgotFormSchema)).resolver;
+const resetResolver = lazyZodResolver<ResetForm>(() => loadSchemas().then((s) => s.resetFormSchema)).resolver;
+const verifyResolver = lazyZodResolver<VerifyForm>(() => loadSchemas().then((s) => s.verifyFormSchema)).resolver;
 
 function SignIn({ ready, banners, email, onEmail, onWorking, switchTo }: FormProps) {
   const [typedEarly] = useState<SignInForm>(() => ({
     email: typedBeforeHydration('login-email') || email,
     password: typedBeforeHydration('login-password'),
   }));
-  const form = useForm<SignInForm>({ resolver: signInResolver, defaultValues: typedEarly, shouldFocusError: true });
+  const form = useForm<SignInForm>({ resolver: signIn.resolver, defaultValues: typedEarly, shouldFocusError: true });
   useRememberEmail(form, onEmail);
   const [shown, setShown] = useState(false);
   const [leaving, setLeaving] = useState(false);
@@ -133,16 +152,7 @@ function SignIn({ ready, banners, email, onEmail, onWorking, switchTo }: FormPro
 
   return (
     <form className="login__form" onSubmit={submit} noValidate aria-label="Sign in">
-      <TextField
-        form={form}
-        name="email"
-        id="login-email"
-        label="Email"
-        type="email"
-        autoComplete="email"
-        inputMode="email"
-        required
-      />
+      <EmailField form={form} id="login-email" />
       <PasswordField
         form={form}
         name="password"
@@ -172,15 +182,21 @@ function SignUp({ ready, banners, email, onEmail, onWorking, switchTo, schemas }
   });
   useRememberEmail(form, onEmail);
   const [leaving, setLeaving] = useState(false);
-  const [rulesAlert, setRulesAlert] = useState(false);
-  const busy = form.formState.isSubmitting || leaving;
 
-  const submit = form.handleSubmit(
-    async ({ email, password }) => {
-      banners.clear();
-      setRulesAlert(false);
-      onWorking(true);
-      try {
+  return (
+    <ChoosePasswordForm
+      form={form}
+      ready={ready}
+      banners={banners}
+      onWorking={onWorking}
+      rules={schemas.PASSWORD_CHECKLIST}
+      idPrefix="signup"
+      label="Create an account"
+      fields={{ label: 'Password', confirmLabel: 'Confirm password' }}
+      button={{ idle: 'Create Account', busy: 'Creating your account…' }}
+      busy={leaving}
+      before={<EmailField form={form} id="signup-email" />}
+      save={async ({ email, password }) => {
         const { accountApi } = await loadLoginModules();
         await callApi(accountApi.signUp, { body: { email, password } });
         // Sign-up does not sign in: the same e-mail and password do.
@@ -194,42 +210,8 @@ function SignUp({ ready, banners, email, onEmail, onWorking, switchTo, schemas }
           return;
         }
         leave(setLeaving);
-      } catch (error) {
-        // The policy's error: the checklist is checked again and highlighted, the server's words in the banner.
-        banners.fail(failureMessage(error, form, () => setRulesAlert(true)));
-        onWorking(false);
-      }
-    },
-    (errors) => {
-      banners.clear();
-      setRulesAlert(Boolean(errors.password));
-    },
-  );
-
-  return (
-    <form className="login__form" onSubmit={submit} noValidate aria-label="Create an account">
-      <TextField
-        form={form}
-        name="email"
-        id="signup-email"
-        label="Email"
-        type="email"
-        autoComplete="email"
-        inputMode="email"
-        required
-      />
-      <NewPasswordFields
-        form={form}
-        idPrefix="signup"
-        label="Password"
-        confirmLabel="Confirm password"
-        rules={schemas.PASSWORD_CHECKLIST}
-        rulesAlert={rulesAlert}
-      />
-      <button type="submit" className="btn btn-primary btn-block" disabled={!ready || busy}>
-        {busy ? 'Creating your account…' : 'Create Account'}
-      </button>
-    </form>
+      }}
+    />
   );
 }
 
@@ -255,16 +237,7 @@ function Forgot({ ready, banners, email, onEmail, onWorking }: FormProps) {
 
   return (
     <form className="login__form" onSubmit={submit} noValidate aria-label="Reset your password">
-      <TextField
-        form={form}
-        name="email"
-        id="forgot-email"
-        label="Email"
-        type="email"
-        autoComplete="email"
-        inputMode="email"
-        required
-      />
+      <EmailField form={form} id="forgot-email" />
       <button type="submit" className="btn btn-primary btn-block" disabled={!ready || busy}>
         {busy ? 'Sending…' : 'Send Reset Link'}
       </button>
@@ -272,52 +245,102 @@ function Forgot({ ready, banners, email, onEmail, onWorking }: FormProps) {
   );
 }
 
-function Reset({ ready, banners, onWorking, switchTo, schemas, token }: FormProps & { schemas: LoginSchemas; token: string }) {
-  const form = useForm<ResetForm>({
-    resolver: resetResolver,
-    defaultValues: { password: '', confirm: '' },
-    shouldFocusError: true,
-  });
+/** The reset and verify forms' new password: its form, kept by the caller (the verify page switches forms and back). */
+function useNewPasswordForm() {
+  return useForm<ResetForm>({ resolver: resetResolver, defaultValues: { password: '', confirm: '' }, shouldFocusError: true });
+}
+
+/**
+ * A form that chooses a password (sign-up, the reset link, a verify link claimed with a new
+ * password): the password and its confirmation under the policy's checklist, highlighted when
+ * the password is refused. `save` sends the values (the page is working meanwhile) and throws
+ * what the API refused; `before` comes ahead of the passwords, `children` between them and the
+ * button.
+ */
+function ChoosePasswordForm<T extends ResetForm>({
+  form,
+  ready,
+  banners,
+  onWorking,
+  rules,
+  idPrefix,
+  label,
+  fields = { label: 'New password', confirmLabel: 'Confirm new password' },
+  button,
+  busy = false,
+  save,
+  before,
+  children,
+}: Pick<FormProps, 'ready' | 'banners' | 'onWorking'> & {
+  form: UseFormReturn<T>;
+  rules: LoginSchemas['PASSWORD_CHECKLIST'];
+  idPrefix: string;
+  /** The form's accessible name. */
+  label: string;
+  /** The two password fields' labels. */
+  fields?: { label: string; confirmLabel: string };
+  button: { idle: string; busy: string };
+  /** Busy besides this form's own submit (the page is on its way elsewhere). */
+  busy?: boolean;
+  save: (values: T) => Promise<void>;
+  before?: ReactNode;
+  children?: ReactNode;
+}) {
   const [rulesAlert, setRulesAlert] = useState(false);
-  const busy = form.formState.isSubmitting;
+  const working = busy || form.formState.isSubmitting;
 
   const submit = form.handleSubmit(
-    async ({ password }) => {
+    async (values) => {
       banners.clear();
       setRulesAlert(false);
       onWorking(true);
       try {
-        const { accountApi } = await loadLoginModules();
-        const { message } = await callApi(accountApi.resetPassword, { body: { token, password } });
-        // Every session of the account ended, this browser's too.
-        void refreshSession();
-        switchTo('signin', message);
+        await save(values);
       } catch (error) {
+        // The policy's error: the checklist is checked again and highlighted, the server's words in the banner.
         banners.fail(failureMessage(error, form, () => setRulesAlert(true)));
-      } finally {
         onWorking(false);
       }
     },
     (errors) => {
       banners.clear();
-      setRulesAlert(Boolean(errors.password));
+      setRulesAlert(Boolean(get(errors, 'password')));
     },
   );
 
   return (
-    <form className="login__form" onSubmit={submit} noValidate aria-label="Choose a new password">
-      <NewPasswordFields
-        form={form}
-        idPrefix="reset"
-        label="New password"
-        confirmLabel="Confirm new password"
-        rules={schemas.PASSWORD_CHECKLIST}
-        rulesAlert={rulesAlert}
-      />
-      <button type="submit" className="btn btn-primary btn-block" disabled={!ready || busy}>
-        {busy ? 'Saving…' : 'Set New Password'}
+    <form className="login__form" onSubmit={submit} noValidate aria-label={label}>
+      {before}
+      <NewPasswordFields form={form} idPrefix={idPrefix} {...fields} rules={rules} rulesAlert={rulesAlert} />
+      {children}
+      <button type="submit" className="btn btn-primary btn-block" disabled={!ready || working}>
+        {working ? button.busy : button.idle}
       </button>
     </form>
+  );
+}
+
+function Reset({ ready, banners, onWorking, switchTo, schemas, token }: FormProps & { schemas: LoginSchemas; token: string }) {
+  const form = useNewPasswordForm();
+  return (
+    <ChoosePasswordForm
+      form={form}
+      ready={ready}
+      banners={banners}
+      onWorking={onWorking}
+      rules={schemas.PASSWORD_CHECKLIST}
+      idPrefix="reset"
+      label="Choose a new password"
+      button={{ idle: 'Set New Password', busy: 'Saving…' }}
+      save={async ({ password }) => {
+        const { accountApi } = await loadLoginModules();
+        const { message } = await callApi(accountApi.resetPassword, { body: { token, password } });
+        // Every session of the account ended, this browser's too.
+        void refreshSession();
+        switchTo('signin', message);
+        onWorking(false);
+      }}
+    />
   );
 }
 
@@ -326,7 +349,6 @@ function Verify({ ready, banners, onWorking, schemas, token }: FormProps & { sch
   const [claim, setClaim] = useState(false);
   const [leaving, setLeaving] = useState(false);
   const [shown, setShown] = useState(false);
-  const [rulesAlert, setRulesAlert] = useState(false);
   // Until the link is checked the page shows the sign-in form, and a shopper who came to confirm
   // may already have typed their password there: it is the one asked for here, so it comes along
   // (read while the sign-in form is still on the page, as this form first renders).
@@ -336,38 +358,27 @@ function Verify({ ready, banners, onWorking, schemas, token }: FormProps & { sch
     defaultValues: { password: typedEarly },
     shouldFocusError: true,
   });
-  const chosen = useForm<ResetForm>({
-    resolver: resetResolver,
-    defaultValues: { password: '', confirm: '' },
-    shouldFocusError: true,
-  });
+  const chosen = useNewPasswordForm();
   const busy = known.formState.isSubmitting || chosen.formState.isSubmitting || leaving;
 
-  const confirm = async (body: { password: string } | { newPassword: string }, form: UseFormReturn<VerifyForm | ResetForm>) => {
+  /** Confirms the address; throws what the API refused. */
+  const verify = async (body: { password: string } | { newPassword: string }) => {
+    const { accountApi } = await loadLoginModules();
+    await callApi(accountApi.verifyEmail, { body: { token, ...body } });
+    // The address is proven and this browser signed in.
+    await refreshSession();
+    leave(setLeaving);
+  };
+  const withPassword = known.handleSubmit(async ({ password }) => {
     banners.clear();
     onWorking(true);
     try {
-      const { accountApi } = await loadLoginModules();
-      await callApi(accountApi.verifyEmail, { body: { token, ...body } });
-      // The address is proven and this browser signed in.
-      await refreshSession();
-      leave(setLeaving);
+      await verify({ password });
     } catch (error) {
-      banners.fail(failureMessage(error, form, () => setRulesAlert(true)));
+      banners.fail(failureMessage(error, known));
       onWorking(false);
     }
-  };
-  const withPassword = known.handleSubmit(
-    ({ password }) => confirm({ password }, known as UseFormReturn<VerifyForm | ResetForm>),
-    banners.clear,
-  );
-  const withNewPassword = chosen.handleSubmit(
-    ({ password }) => confirm({ newPassword: password }, chosen as UseFormReturn<VerifyForm | ResetForm>),
-    (errors) => {
-      banners.clear();
-      setRulesAlert(Boolean(errors.password));
-    },
-  );
+  }, banners.clear);
   const switchButton = (
     <p className="login__forgot">
       <button
@@ -386,20 +397,20 @@ function Verify({ ready, banners, onWorking, schemas, token }: FormProps & { sch
 
   if (claim) {
     return (
-      <form className="login__form" onSubmit={withNewPassword} noValidate aria-label="Confirm with a new password">
-        <NewPasswordFields
-          form={chosen}
-          idPrefix="claim"
-          label="New password"
-          confirmLabel="Confirm new password"
-          rules={schemas.PASSWORD_CHECKLIST}
-          rulesAlert={rulesAlert}
-        />
+      <ChoosePasswordForm
+        form={chosen}
+        ready={ready}
+        banners={banners}
+        onWorking={onWorking}
+        rules={schemas.PASSWORD_CHECKLIST}
+        idPrefix="claim"
+        label="Confirm with a new password"
+        button={{ idle: 'Confirm and set password', busy: 'Confirming…' }}
+        busy={busy}
+        save={({ password }) => verify({ newPassword: password })}
+      >
         {switchButton}
-        <button type="submit" className="btn btn-primary btn-block" disabled={!ready || busy}>
-          {busy ? 'Confirming…' : 'Confirm and set password'}
-        </button>
-      </form>
+      </ChoosePasswordForm>
     );
   }
   return (
@@ -508,7 +519,7 @@ export default function LoginForm() {
   useEffect(() => {
     setReady(true);
     void loadSession();
-    loadLoginModules().catch(() => undefined);
+    signIn.load().catch(() => undefined);
     const url = new URL(window.location.href);
     const verify = url.searchParams.get('verify');
     const reset = url.searchParams.get('reset');

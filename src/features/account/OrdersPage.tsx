@@ -4,8 +4,10 @@ import { statusText } from '../orders/order-status.ts';
 import type { OrderView } from '../orders/order-view.ts';
 import { OrderLines, OrderPaymentInfo, OrderStatusBadge, PlacedOrderTotals } from '../orders/OrderParts.tsx';
 import { accountApi } from './account-api.ts';
-import { AccountShell, LoadedData } from './AccountShell.tsx';
-import { useAccountData } from './use-account.browser.ts';
+import { LoadedView } from '../loaded/LoadedView.tsx';
+import { useLoaded } from '../loaded/use-loaded.browser.ts';
+import { AccountShell } from './AccountShell.tsx';
+import { accountLoadFailed } from './use-account.browser.ts';
 
 /** /orders: the signed-in user's orders, newest first. */
 export default function OrdersPage() {
@@ -17,9 +19,11 @@ export default function OrdersPage() {
 }
 
 function Orders() {
-  const { loaded, retry } = useAccountData((signal) => callApi(accountApi.orders, { signal }).then((r) => r.orders), true);
+  const { loaded, reload } = useLoaded((signal) => callApi(accountApi.orders, { signal }).then((r) => r.orders), {
+    errorMessage: accountLoadFailed,
+  });
   return (
-    <LoadedData loaded={loaded} what="your orders" retry={retry}>
+    <LoadedView loaded={loaded} what="your orders" retry={reload} look="account">
       {(orders) =>
         orders.length === 0 ? (
           <div className="card account__empty">
@@ -39,7 +43,7 @@ function Orders() {
           </ul>
         )
       }
-    </LoadedData>
+    </LoadedView>
   );
 }
 

@@ -1,6 +1,8 @@
 import { Check, Circle, Eye, EyeOff } from 'lucide-react';
 import { useState } from 'react';
-import { get, type FieldValues, type Path, type UseFormReturn, useWatch } from 'react-hook-form';
+import { type FieldValues, type Path, type UseFormReturn, useWatch } from 'react-hook-form';
+import { described, FieldFrame, fieldMessage } from '../forms/Field.tsx';
+import './PasswordField.css';
 
 /** A rule of the password policy, as the checklist under a new password shows it. */
 export interface PasswordRule {
@@ -15,10 +17,14 @@ interface PasswordFieldProps<T extends FieldValues> {
   id: string;
   label: string;
   autoComplete: 'current-password' | 'new-password';
+  /** Help under the label (the policy, said in a sentence). */
+  hint?: string;
   /** Whether the password shows as text (the toggle below, shared by a form's password fields). */
   shown: boolean;
   /** Renders the show/hide toggle in this field. */
   onToggle?: () => void;
+  /** The toggle's name ("Show password"). */
+  toggleLabel?: string;
   /** The policy's checklist, marked against `value`. */
   rules?: readonly PasswordRule[];
   value?: string;
@@ -27,9 +33,10 @@ interface PasswordFieldProps<T extends FieldValues> {
 }
 
 /**
- * A password field for react-hook-form: label, input, an optional show/hide toggle (a button
- * with aria-pressed, named "Show password") and, for a new password, the policy as a
- * checklist that the input's description points to, each rule marked met as the user types.
+ * A password field for react-hook-form, in the form kit's frame (src/features/forms/Field.tsx:
+ * label, hint, control, message): the input with an optional show/hide toggle (a button with
+ * aria-pressed, named "Show password") and, for a new password, the policy as a checklist that
+ * the input's description points to, each rule marked met as the user types.
  */
 export function PasswordField<T extends FieldValues>({
   form,
@@ -37,18 +44,17 @@ export function PasswordField<T extends FieldValues>({
   id,
   label,
   autoComplete,
+  hint,
   shown,
   onToggle,
+  toggleLabel = 'Show password',
   rules,
   value = '',
   rulesAlert = false,
 }: PasswordFieldProps<T>) {
-  const error: { message?: unknown } | undefined = get(form.formState.errors, name);
-  const message = typeof error?.message === 'string' && error.message ? error.message : undefined;
-  const describedBy = [rules ? `${id}-rules` : '', message ? `${id}-error` : ''].filter(Boolean).join(' ');
+  const message = fieldMessage(form, name);
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
+    <FieldFrame id={id} label={label} hint={hint} message={message}>
       <div className="password-input" data-toggle={onToggle ? '' : undefined}>
         <input
           className="input"
@@ -58,12 +64,11 @@ export function PasswordField<T extends FieldValues>({
           autoCapitalize="none"
           spellCheck={false}
           required
-          aria-invalid={message ? true : undefined}
-          aria-describedby={describedBy || undefined}
+          {...described(id, hint, message, rules ? [`${id}-rules`] : [])}
           {...form.register(name)}
         />
         {onToggle && (
-          <button type="button" className="password-toggle" aria-pressed={shown} aria-label="Show password" onClick={onToggle}>
+          <button type="button" className="password-toggle" aria-pressed={shown} aria-label={toggleLabel} onClick={onToggle}>
             {shown ? <EyeOff size={20} aria-hidden="true" /> : <Eye size={20} aria-hidden="true" />}
           </button>
         )}
@@ -87,12 +92,7 @@ export function PasswordField<T extends FieldValues>({
           })}
         </ul>
       )}
-      {message && (
-        <p id={`${id}-error`} className="field-error">
-          {message}
-        </p>
-      )}
-    </div>
+    </FieldFrame>
   );
 }
 

@@ -1,19 +1,23 @@
 import { callApi } from '../../lib/api-client.browser.ts';
 import { accountApi } from './account-api.ts';
-import { AccountNav, LoadedData } from './AccountShell.tsx';
-import { useAccountData } from './use-account.browser.ts';
+import { LoadedView } from '../loaded/LoadedView.tsx';
+import { useLoaded } from '../loaded/use-loaded.browser.ts';
+import { AccountNav } from './AccountShell.tsx';
+import { accountLoadFailed } from './use-account.browser.ts';
 
 /**
  * /payment-methods: how the store takes payment — the bank account from the Worker's
  * config and the steps. Public: it needs no session.
  */
 export default function PaymentMethodsPage() {
-  const { loaded, retry } = useAccountData((signal) => callApi(accountApi.paymentMethods, { signal }), true);
+  const { loaded, reload } = useLoaded((signal) => callApi(accountApi.paymentMethods, { signal }), {
+    errorMessage: accountLoadFailed,
+  });
   return (
     <div className="account">
       <AccountNav current="/payment-methods" />
       <div className="account__body">
-        <LoadedData loaded={loaded} what="payment details" retry={retry}>
+        <LoadedView loaded={loaded} what="payment details" retry={reload} look="account">
           {({ bankTransfer }) => (
             <section className="card account-pay" aria-labelledby="pay-bank-title">
               <h2 id="pay-bank-title">Bank transfer</h2>
@@ -40,7 +44,7 @@ export default function PaymentMethodsPage() {
               </ol>
             </section>
           )}
-        </LoadedData>
+        </LoadedView>
       </div>
     </div>
   );

@@ -7,12 +7,14 @@ import { SelectField, TextField } from '../forms/Field.tsx';
 import { showServerIssues } from '../forms/server-errors.browser.ts';
 import { formatNigerianPhone, NIGERIAN_STATES, type NigerianState } from '../orders/nigeria.ts';
 import { accountApi, type Profile, profileUpdateSchema } from './account-api.ts';
-import { AccountShell, LoadedData } from './AccountShell.tsx';
+import { LoadedView } from '../loaded/LoadedView.tsx';
+import { useLoaded } from '../loaded/use-loaded.browser.ts';
+import { AccountShell } from './AccountShell.tsx';
 import { FormStatus, type FormStatusValue, type TabProps } from './ProfileParts.tsx';
 import { NotificationsTab, PreferencesTab } from './ProfileSettings.tsx';
 import { SecurityTab } from './ProfileSecurity.tsx';
 import { refreshSession } from './session.browser.ts';
-import { accountErrorMessage, useAccountData } from './use-account.browser.ts';
+import { accountErrorMessage, accountLoadFailed } from './use-account.browser.ts';
 
 /** /profile: personal details, security, notifications and preferences, in tabs. */
 export default function ProfilePage() {
@@ -38,13 +40,12 @@ function tabFromHash(): TabId {
 }
 
 function ProfileView() {
-  const { loaded, update, retry } = useAccountData(
-    (signal) => callApi(accountApi.profile, { signal }).then((r) => r.profile),
-    true,
-  );
+  const { loaded, update, reload } = useLoaded((signal) => callApi(accountApi.profile, { signal }).then((r) => r.profile), {
+    errorMessage: accountLoadFailed,
+  });
   const onSaved = (profile: Profile) => update(() => profile);
   return (
-    <LoadedData loaded={loaded} what="your profile" retry={retry}>
+    <LoadedView loaded={loaded} what="your profile" retry={reload} look="account">
       {(profile) => (
         <Tabs
           panels={{
@@ -55,7 +56,7 @@ function ProfileView() {
           }}
         />
       )}
-    </LoadedData>
+    </LoadedView>
   );
 }
 
@@ -198,7 +199,7 @@ function PersonalTab({ profile, onSaved }: TabProps) {
           label="State"
           autoComplete="address-level1"
           placeholder="Choose your state"
-          options={NIGERIAN_STATES}
+          choices={NIGERIAN_STATES}
         />
       </div>
       <FormStatus status={status} />

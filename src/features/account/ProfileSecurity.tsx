@@ -1,12 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Eye, EyeOff } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
-import { type Path, useForm, type UseFormReturn } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { ApiRequestError, callApi } from '../../lib/api-client.browser.ts';
 import { showServerIssues } from '../forms/server-errors.browser.ts';
 import { formatLagosTime } from '../../lib/time.ts';
 import { accountApi, changePasswordSchema, type SignedInSession } from './account-api.ts';
+import { PasswordField } from './PasswordField.tsx';
 import { PASSWORD_RULES } from './password-policy.ts';
 import { FormStatus, type FormStatusValue, type TabProps } from './ProfileParts.tsx';
 import { refreshSession } from './session.browser.ts';
@@ -74,6 +74,8 @@ function PasswordSection({ profile }: TabProps) {
     shouldFocusError: true,
   });
   const [status, setStatus] = useState<FormStatusValue>(null);
+  // Each password shows as text on its own toggle.
+  const [shown, setShown] = useState({ current: false, new: false });
   const busy = form.formState.isSubmitting;
 
   if (!profile.hasPassword) {
@@ -113,6 +115,9 @@ function PasswordSection({ profile }: TabProps) {
         id="current-password"
         label="Current password"
         autoComplete="current-password"
+        shown={shown.current}
+        onToggle={() => setShown({ ...shown, current: !shown.current })}
+        toggleLabel="Show current password"
       />
       <PasswordField
         form={form}
@@ -121,6 +126,9 @@ function PasswordSection({ profile }: TabProps) {
         label="New password"
         autoComplete="new-password"
         hint={PASSWORD_RULES}
+        shown={shown.new}
+        onToggle={() => setShown({ ...shown, new: !shown.new })}
+        toggleLabel="Show new password"
       />
       <p className="muted">Changing it signs you out on every other device.</p>
       <FormStatus status={status} />
@@ -130,59 +138,6 @@ function PasswordSection({ profile }: TabProps) {
         </button>
       </div>
     </form>
-  );
-}
-
-interface PasswordFieldProps {
-  form: UseFormReturn<PasswordChange>;
-  name: Path<PasswordChange>;
-  id: string;
-  label: string;
-  autoComplete: string;
-  /** Shown under the field and tied to it (the password policy). */
-  hint?: string;
-}
-
-/** A password with show/hide, its hint and its message tied to it. */
-function PasswordField({ form, name, id, label, autoComplete, hint }: PasswordFieldProps) {
-  const [shown, setShown] = useState(false);
-  const message = form.formState.errors[name]?.message;
-  const describedBy = [hint ? `${id}-hint` : '', message ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <div className="password-input">
-        <input
-          id={id}
-          className="input"
-          type={shown ? 'text' : 'password'}
-          autoComplete={autoComplete}
-          required
-          {...form.register(name)}
-          aria-invalid={message ? true : undefined}
-          aria-describedby={describedBy}
-        />
-        <button
-          type="button"
-          className="password-input__toggle"
-          aria-label={`Show ${label.toLowerCase()}`}
-          aria-pressed={shown}
-          onClick={() => setShown((s) => !s)}
-        >
-          {shown ? <EyeOff size={18} aria-hidden="true" /> : <Eye size={18} aria-hidden="true" />}
-        </button>
-      </div>
-      {hint && (
-        <p id={`${id}-hint`} className="field-hint muted">
-          {hint}
-        </p>
-      )}
-      {message && (
-        <p id={`${id}-error`} className="field-error">
-          {message}
-        </p>
-      )}
-    </div>
   );
 }
 

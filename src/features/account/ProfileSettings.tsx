@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { callApi } from '../../lib/api-client.browser.ts';
+import { CheckboxField, RadioGroupField } from '../forms/Field.tsx';
 import { setTheme } from '../theme/theme.browser.ts';
 import { accountApi, type Profile, type Theme } from './account-api.ts';
 import { FormStatus, type FormStatusValue, type TabProps } from './ProfileParts.tsx';
@@ -29,24 +30,20 @@ export function NotificationsTab({ profile, onSaved }: TabProps) {
     <form className="account-form" onSubmit={save} noValidate aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Notifications</h2>
       <p className="muted">We always e-mail you about your orders’ payment. Choose what else you want to hear about.</p>
-      <div className="check-option">
-        <input type="checkbox" id={`${id}-orders`} aria-describedby={`${id}-orders-hint`} {...form.register('orderUpdates')} />
-        <div>
-          <label htmlFor={`${id}-orders`}>Order updates</label>
-          <p id={`${id}-orders-hint`} className="muted">
-            When your order ships and when it arrives.
-          </p>
-        </div>
-      </div>
-      <div className="check-option">
-        <input type="checkbox" id={`${id}-promos`} aria-describedby={`${id}-promos-hint`} {...form.register('promotions')} />
-        <div>
-          <label htmlFor={`${id}-promos`}>Promotions</label>
-          <p id={`${id}-promos-hint`} className="muted">
-            Offers and new products, now and then.
-          </p>
-        </div>
-      </div>
+      <CheckboxField
+        form={form}
+        name="orderUpdates"
+        id={`${id}-orders`}
+        label="Order updates"
+        hint="When your order ships and when it arrives."
+      />
+      <CheckboxField
+        form={form}
+        name="promotions"
+        id={`${id}-promos`}
+        label="Promotions"
+        hint="Offers and new products, now and then."
+      />
       <FormStatus status={status} />
       <div className="account__actions">
         <button type="submit" className="btn btn-primary" disabled={busy}>
@@ -56,6 +53,12 @@ export function NotificationsTab({ profile, onSaved }: TabProps) {
     </form>
   );
 }
+
+/** The themes the preferences tab offers. */
+const THEMES = [
+  { value: 'dark', label: 'Dark' },
+  { value: 'light', label: 'Light' },
+] as const satisfies readonly { value: Theme; label: string }[];
 
 /** Applies a theme on this page and keeps it in this browser. */
 function setThemeHere(theme: Theme) {
@@ -85,15 +88,7 @@ export function PreferencesTab({ profile, onSaved }: TabProps) {
   return (
     <form className="account-form" onSubmit={save} noValidate aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Preferences</h2>
-      <fieldset className="radio-group">
-        <legend>Theme</legend>
-        {(['dark', 'light'] as const).map((theme) => (
-          <div className="check-option" key={theme}>
-            <input type="radio" id={`${id}-${theme}`} value={theme} {...form.register('theme')} />
-            <label htmlFor={`${id}-${theme}`}>{theme === 'dark' ? 'Dark' : 'Light'}</label>
-          </div>
-        ))}
-      </fieldset>
+      <RadioGroupField form={form} name="theme" id={`${id}-theme`} label="Theme" choices={THEMES} />
       <p className="muted">Saved with your account and applied on this device now.</p>
       <FormStatus status={status} />
       <div className="account__actions">

@@ -7,9 +7,11 @@ import { ApiRequestError, callApi } from '../../lib/api-client.browser.ts';
 import { formatLagosTime } from '../../lib/time.ts';
 import { showServerIssues } from '../forms/server-errors.browser.ts';
 import { accountApi, type Review, type reviewableSchema, type SaveReviewRequest, saveReviewSchema } from './account-api.ts';
-import { AccountShell, LoadedData } from './AccountShell.tsx';
+import { LoadedView } from '../loaded/LoadedView.tsx';
+import { useLoaded } from '../loaded/use-loaded.browser.ts';
+import { AccountShell } from './AccountShell.tsx';
 import { StarRating } from './StarRating.tsx';
-import { accountErrorMessage, useAccountData } from './use-account.browser.ts';
+import { accountErrorMessage, accountLoadFailed } from './use-account.browser.ts';
 
 type Reviewable = z.infer<typeof reviewableSchema>;
 type SavedReview = z.output<typeof saveReviewSchema>;
@@ -42,7 +44,7 @@ const loadRatings = (signal: AbortSignal): Promise<Ratings> =>
 const countText = (n: number) => `${n.toLocaleString('en-NG')} ${n === 1 ? 'review' : 'reviews'}`;
 
 function RatingsView() {
-  const { loaded, update, retry } = useAccountData(loadRatings, true);
+  const { loaded, update, reload } = useLoaded(loadRatings, { errorMessage: accountLoadFailed });
   const [message, setMessage] = useState('');
   const [stats, setStats] = useState<Map<string, ProductStats>>(new Map());
 
@@ -62,7 +64,7 @@ function RatingsView() {
       <p className="account__saved" role="status">
         {message}
       </p>
-      <LoadedData loaded={loaded} what="your ratings" retry={retry}>
+      <LoadedView loaded={loaded} what="your ratings" retry={reload} look="account">
         {({ reviews, products }) => {
           const toRate = products.filter((p) => !p.review);
           return (
@@ -104,7 +106,7 @@ function RatingsView() {
             </div>
           );
         }}
-      </LoadedData>
+      </LoadedView>
     </>
   );
 }

@@ -2,8 +2,10 @@ import { callApi } from '../../lib/api-client.browser.ts';
 import { formatNaira } from '../../lib/money.ts';
 import { formatLagosTime } from '../../lib/time.ts';
 import { accountApi, type Transaction } from './account-api.ts';
-import { AccountShell, LoadedData } from './AccountShell.tsx';
-import { useAccountData } from './use-account.browser.ts';
+import { LoadedView } from '../loaded/LoadedView.tsx';
+import { useLoaded } from '../loaded/use-loaded.browser.ts';
+import { AccountShell } from './AccountShell.tsx';
+import { accountLoadFailed } from './use-account.browser.ts';
 import '../orders/orders.css';
 
 /** /transactions: the bank transfers behind the signed-in user's orders, newest first. */
@@ -36,12 +38,11 @@ function When({ at }: { at: string | null }) {
 }
 
 function Transactions() {
-  const { loaded, retry } = useAccountData(
-    (signal) => callApi(accountApi.transactions, { signal }).then((r) => r.transactions),
-    true,
-  );
+  const { loaded, reload } = useLoaded((signal) => callApi(accountApi.transactions, { signal }).then((r) => r.transactions), {
+    errorMessage: accountLoadFailed,
+  });
   return (
-    <LoadedData loaded={loaded} what="your payments" retry={retry}>
+    <LoadedView loaded={loaded} what="your payments" retry={reload} look="account">
       {(transactions) =>
         transactions.length === 0 ? (
           <div className="card account__empty">
@@ -100,6 +101,6 @@ function Transactions() {
           </section>
         )
       }
-    </LoadedData>
+    </LoadedView>
   );
 }

@@ -1,16 +1,15 @@
-import type { FieldValues, Resolver } from 'react-hook-form';
-import type { z } from 'zod';
-
 /**
  * What the login island needs only once the user acts: the accounts API's contract and the
- * forms' schemas (both with the full zod) and react-hook-form's zod resolver. The page
- * ships without them; the island fetches them right after it hydrates, and every action
- * awaits them.
+ * forms' schemas (both with the full zod). The page ships without them; the island fetches
+ * them right after it hydrates (with the forms' resolver, src/features/forms/lazy-resolver),
+ * and every action awaits them.
  */
 const importAll = () =>
-  Promise.all([import('./account-api.ts'), import('./login-schemas.ts'), import('@hookform/resolvers/zod')]).then(
-    ([{ accountApi, GOOGLE_SIGN_IN }, schemas, { zodResolver }]) => ({ accountApi, GOOGLE_SIGN_IN, schemas, zodResolver }),
-  );
+  Promise.all([import('./account-api.ts'), import('./login-schemas.ts')]).then(([{ accountApi, GOOGLE_SIGN_IN }, schemas]) => ({
+    accountApi,
+    GOOGLE_SIGN_IN,
+    schemas,
+  }));
 
 export type LoginModules = Awaited<ReturnType<typeof importAll>>;
 export type LoginSchemas = LoginModules['schemas'];
@@ -26,19 +25,6 @@ export function loadLoginModules(): Promise<LoginModules> {
     });
   }
   return loading;
-}
-
-/**
- * One of the forms' schemas as react-hook-form's resolver, once loaded. If it cannot load,
- * the values go on as they are and the request that follows says what went wrong.
- */
-export function lazyResolver<T extends FieldValues>(schemaOf: (schemas: LoginSchemas) => z.ZodType<unknown, T>): Resolver<T> {
-  return async (values, context, options) => {
-    const modules = await loadLoginModules().catch(() => null);
-    if (!modules) return { values, errors: {} };
-    const resolve = modules.zodResolver(schemaOf(modules.schemas) as z.ZodType<T, T>) as unknown as Resolver<T>;
-    return resolve(values, context, options);
-  };
 }
 
 /**

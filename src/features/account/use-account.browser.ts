@@ -1,12 +1,12 @@
 import { useStore } from '@nanostores/react';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect } from 'react';
 import { ApiRequestError } from '../../lib/api-client.browser.ts';
 import { $auth, type AuthState, loadSession, refreshSession, SESSION_NOT_KNOWN } from './session.browser.ts';
 
 /**
- * Hooks the account pages share: who is signed in (asked once per page, see
- * session.browser.ts), and the signed-in user's data from the accounts API with its
- * loading and error states.
+ * What the account pages share: who is signed in (asked once per page, see
+ * session.browser.ts), and what a refusal from the accounts API says to the reader (the
+ * pages load their data with useLoaded, src/features/loaded).
  */
 
 /**
@@ -36,39 +36,7 @@ export function accountErrorMessage(error: unknown, fallback = 'Something went w
   return fallback;
 }
 
-export type Loaded<T> = { state: 'loading' } | { state: 'ready'; data: T } | { state: 'failed'; message: string };
-
-/**
- * Loads the signed-in user's data once `enabled` (the session said who is signed in).
- * Answers the state, a setter for the data (after a save answers with a newer version),
- * and `retry`.
- */
-export function useAccountData<T>(load: (signal: AbortSignal) => Promise<T>, enabled: boolean) {
-  const [loaded, setLoaded] = useState<Loaded<T>>({ state: 'loading' });
-  const [attempt, setAttempt] = useState(0);
-  const loadRef = useRef(load);
-  loadRef.current = load;
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: attempt forces a new load; load is read through its ref
-  useEffect(() => {
-    if (!enabled) return;
-    const controller = new AbortController();
-    setLoaded({ state: 'loading' });
-    loadRef.current(controller.signal).then(
-      (data) => {
-        if (!controller.signal.aborted) setLoaded({ state: 'ready', data });
-      },
-      (error: unknown) => {
-        if (!controller.signal.aborted)
-          setLoaded({ state: 'failed', message: accountErrorMessage(error, 'We could not load this page. Please try again.') });
-      },
-    );
-    return () => controller.abort();
-  }, [enabled, attempt]);
-
-  const update = useCallback((change: (data: T) => T) => {
-    setLoaded((current) => (current.state === 'ready' ? { state: 'ready', data: change(current.data) } : current));
-  }, []);
-  const retry = useCallback(() => setAttempt((n) => n + 1), []);
-  return { loaded, update, retry };
+/** What an account page that could not load its data says (useLoaded's `errorMessage` for every account page). */
+export function accountLoadFailed(error: unknown): string {
+  return accountErrorMessage(error, 'We could not load this page. Please try again.');
 }

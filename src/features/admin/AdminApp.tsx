@@ -1,6 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { lazy, Suspense } from 'react';
 import { useAuth } from '../account/use-account.browser.ts';
+import { Loading } from '../loaded/LoadedView.tsx';
 import { $adminDenied } from './admin-access.browser.ts';
 import './admin-gate.css';
 
@@ -14,27 +15,19 @@ export const ACCESS_DENIED = 'Access Denied - You need admin privileges to acces
  * /admin: the store's back office, one island (client:only, so it is never rendered into the
  * page's HTML). This gate is all a guest or a shopper loads: it asks who is signed in and,
  * for anyone but an admin, shows the refusal without fetching the admin screens or calling
- * any admin endpoint. A 401 or 403 from any admin call later shows the same refusal.
+ * any admin endpoint. A permission refusal from any admin call later (a 401, or a 403
+ * `forbidden`: see $adminDenied) shows the same refusal.
  */
 export default function AdminApp() {
   const auth = useAuth();
   const denied = useStore($adminDenied);
-  if (auth.loading) return <GateLoading />;
+  if (auth.loading) return <Loading what="admin" look="admin" />;
   if (!auth.user || denied === 401) return <AccessDenied guest />;
   if (auth.user.role !== 'admin' || denied === 403) return <AccessDenied guest={false} />;
   return (
-    <Suspense fallback={<GateLoading />}>
+    <Suspense fallback={<Loading what="admin" look="admin" />}>
       <AdminConsole />
     </Suspense>
-  );
-}
-
-function GateLoading() {
-  return (
-    <div className="admin-loading" role="status" aria-live="polite">
-      <span className="admin-spinner" aria-hidden="true" />
-      <span>Loading admin…</span>
-    </div>
   );
 }
 

@@ -1,7 +1,5 @@
 import { type ReactNode, useEffect, useId, useRef } from 'react';
 
-// ── Dialog ───────────────────────────────────────────────────────────────────────────────────
-
 /**
  * A confirmation in a native modal <dialog>: focus moves into it (showModal focuses its first
  * control: the form's first field, or Cancel, which comes before the confirm button), the page behind is inert, Escape closes it, and focus returns to what

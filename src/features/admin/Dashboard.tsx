@@ -1,21 +1,25 @@
 import { useState } from 'react';
 import { formatNaira } from '../../lib/money.ts';
 import { formatLagosTime } from '../../lib/time.ts';
+import { LoadedView } from '../loaded/LoadedView.tsx';
+import { useLoaded } from '../loaded/use-loaded.browser.ts';
 import { type AdminOrderSummary, adminApi, type Dashboard as DashboardData } from './admin-api.ts';
 import { timeAgo, timeUntil } from './admin-route.ts';
 import { AdminLink, ScreenHeading, useRouter } from './admin-router.tsx';
-import { LoadedView } from './AdminLoaded.tsx';
 import { OverdueMark } from './order-labels.tsx';
 import { RevenueChart } from './RevenueChart.tsx';
-import { adminCall, useAdminData } from './use-admin.browser.ts';
+import { adminCall, adminLoadFailed } from './use-admin.browser.ts';
 
 /** The dashboard: what needs doing now, and the last 30 days. */
 export function Dashboard() {
-  const { loaded, reload } = useAdminData((signal) => adminCall(adminApi.dashboard, { signal }), 'dashboard');
+  const { loaded, reload } = useLoaded((signal) => adminCall(adminApi.dashboard, { signal }), {
+    key: 'dashboard',
+    errorMessage: adminLoadFailed,
+  });
   return (
     <section className="admin-screen" aria-labelledby="admin-screen-title">
       <ScreenHeading id="admin-screen-title">Dashboard</ScreenHeading>
-      <LoadedView loaded={loaded} what="the dashboard" retry={reload}>
+      <LoadedView loaded={loaded} what="the dashboard" retry={reload} look="admin">
         {(data) => <DashboardView data={data} />}
       </LoadedView>
     </section>
@@ -132,9 +136,9 @@ const NEW_TRADE_INS_SHOWN = 5;
  * new): shown once it answers, and left out if it fails, so the dashboard never waits on it.
  */
 function NewTradeIns({ now }: { now: number }) {
-  const { loaded } = useAdminData(
+  const { loaded } = useLoaded(
     (signal) => adminCall(adminApi.tradeIns, { query: new URLSearchParams({ status: 'new' }), signal }),
-    'dashboard:trade-ins',
+    { key: 'dashboard:trade-ins', errorMessage: adminLoadFailed },
   );
   if (loaded.state !== 'ready') return null;
   const list = loaded.data;

@@ -4,8 +4,9 @@ import { formatLagosTime } from '../../lib/time.ts';
 import type { AuditEntry } from './admin-api.ts';
 import { TableBox } from './ListControls.tsx';
 
-// ── History and audit trail ──────────────────────────────────────────────────────────────────
+/** What a detail screen shows of its past: the status changes, and what admins changed (audit). */
 
+/** One status change of an order or a trade-in, as its detail answers it. */
 export interface HistoryEntry<S extends string> {
   from: S | null;
   to: S;
@@ -66,8 +67,6 @@ export function StatusHistory<S extends string>({
   );
 }
 
-// ── Audit trail ──────────────────────────────────────────────────────────────────────────────
-
 /** Audit fields the Worker records in kobo (an order's payment, a trade-in's offer); a product's prices are recorded in naira, as typed. */
 const KOBO_FIELDS = new Set(['paymentReceived', 'offer']);
 
@@ -78,6 +77,7 @@ function shown(field: string, value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** Every admin change to what the screen shows, newest first (as the Worker answers them): the action, who, when, and each field from → to. */
 export function AuditTrail({ entries }: { entries: readonly AuditEntry[] }) {
   return (
     <section className="admin-audit" aria-labelledby="admin-audit-title">

@@ -2,6 +2,9 @@ import { type ReactNode, type SubmitEvent, useEffect, useId, useState } from 're
 import { type AdminRoute, pageCount } from './admin-route.ts';
 import { useRouter, AdminLink } from './admin-router.tsx';
 
+/** What the admin's lists share: paging, the search box, the status filter and the scrolling table. */
+
+/** A list's Previous and Next links (with "Page n of m"), or nothing when it fits on one page. */
 export function Pager({
   route,
   page,

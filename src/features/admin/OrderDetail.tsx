@@ -1,14 +1,8 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { ArrowLeft } from 'lucide-react';
-import { useId, useState } from 'react';
-import { useForm } from 'react-hook-form';
-import type { z } from 'zod';
 import { formatNaira, plainNaira } from '../../lib/money.ts';
 import { formatLagosTime } from '../../lib/time.ts';
 import { DELIVERY_LABELS } from '../orders/delivery.ts';
 import { nextStatus, type OrderEvent, statusText } from '../orders/order-status.ts';
 import { OrderLines, OrderStatusBadge, PlacedOrderTotals } from '../orders/OrderParts.tsx';
-import { notify } from '../toast/notify.browser.ts';
 import {
   type AdminOrderDetail,
   adminApi,
@@ -18,61 +12,32 @@ import {
   shipOrderSchema,
 } from './admin-api.ts';
 import type { AdminRoute } from './admin-route.ts';
-import { AdminLink, ScreenHeading } from './admin-router.tsx';
 import { AuditTrail, StatusHistory } from './History.tsx';
-import { ConfirmDialog } from './ConfirmDialog.tsx';
-import { FormInput, FormProblem, FormTextarea, useMoveErrors } from './AdminFields.tsx';
-import { LoadedView } from './AdminLoaded.tsx';
+import { TextareaField, TextField } from '../forms/Field.tsx';
+import { DetailScreen } from './DetailScreen.tsx';
+import { defineMove, type Move, MoveActions, type MoveOutcome } from './MoveDialog.tsx';
 import { OverdueMark, STATUS_LABELS } from './order-labels.tsx';
-import { adminCall, useAdminData } from './use-admin.browser.ts';
+import { adminCall } from './use-admin.browser.ts';
 
 /** One order as staff see it, with the moves its status allows. */
 export function OrderDetail({ number, back }: { number: string; back: AdminRoute }) {
-  const { loaded, reload, set } = useAdminData(
-    (signal) => adminCall(adminApi.order, { params: { number }, signal }),
-    `order:${number}`,
-  );
-  const [problem, setProblem] = useState<string | null>(null);
   return (
-    <section className="admin-screen" aria-labelledby="admin-screen-title">
-      <p>
-        <AdminLink to={back} className="admin-back">
-          <ArrowLeft size={18} aria-hidden="true" /> All orders
-        </AdminLink>
-      </p>
-      <ScreenHeading id="admin-screen-title">Order {number}</ScreenHeading>
-      <FormProblem text={problem} />
-      <LoadedView loaded={loaded} what={`order ${number}`} retry={reload}>
-        {(detail) => (
-          <OrderView
-            detail={detail}
-            onMoved={(next, message) => {
-              setProblem(null);
-              set(next);
-              notify('success', message);
-              // The button that opened the move is gone with the old status: focus goes to the new one.
-              requestAnimationFrame(() => document.getElementById('admin-order-status')?.focus());
-            }}
-            onConflict={(message) => {
-              setProblem(message);
-              reload();
-            }}
-          />
-        )}
-      </LoadedView>
-    </section>
+    <DetailScreen
+      title={`Order ${number}`}
+      what={`order ${number}`}
+      back={back}
+      backLabel="All orders"
+      load={(signal) => adminCall(adminApi.order, { params: { number }, signal })}
+      loadKey={`order:${number}`}
+    >
+      {(detail, outcome) => <OrderView detail={detail} outcome={outcome} />}
+    </DetailScreen>
   );
-}
-
-interface MoveProps {
-  detail: AdminOrderDetail;
-  onMoved: (detail: AdminOrderDetail, message: string) => void;
-  onConflict: (message: string) => void;
 }
 
 const ACTOR_LABELS = { customer: 'The shopper', admin: 'An admin', system: 'Automatic' } as const;
 
-function OrderView({ detail, onMoved, onConflict }: MoveProps) {
+function OrderView({ detail, outcome }: { detail: AdminOrderDetail; outcome: MoveOutcome<AdminOrderDetail> }) {
   const { order } = detail;
   const c = order.customer;
   return (
@@ -86,7 +51,15 @@ function OrderView({ detail, onMoved, onConflict }: MoveProps) {
         Placed <time dateTime={order.createdAt}>{formatLagosTime(order.createdAt)}</time>
       </p>
 
-      <OrderActions detail={detail} onMoved={onMoved} onConflict={onConflict} />
+      <MoveActions
+        detail={detail}
+        allowed={allowedMoves(order.status)}
+        moves={ORDER_MOVES}
+        none={`No further moves: the order is ${statusText(order.status)}.`}
+        statusId="admin-order-status"
+        failed="The order could not be changed. Please try again."
+        {...outcome}
+      />
 
       <div className="admin-order__grid">
         <section className="card admin-block" aria-labelledby="order-items">
@@ -182,96 +155,25 @@ function OrderView({ detail, onMoved, onConflict }: MoveProps) {
 
 // ── The moves ────────────────────────────────────────────────────────────────────────────────
 
-type Action = 'confirm' | 'ship' | 'deliver' | 'cancel';
-const EVENTS: Record<Action, OrderEvent> = { confirm: 'confirm_payment', ship: 'ship', deliver: 'deliver', cancel: 'cancel' };
+type OrderMove = 'confirm' | 'ship' | 'deliver' | 'cancel';
 
-function OrderActions({ detail, onMoved, onConflict }: MoveProps) {
-  const [open, setOpen] = useState<Action | null>(null);
-  const status = detail.order.status;
-  const allowed = (Object.keys(EVENTS) as Action[]).filter((a) => nextStatus(status, EVENTS[a], 'admin').ok);
-  if (allowed.length === 0) return <p className="admin-note">No further moves: the order is {statusText(status)}.</p>;
-  const props = {
-    detail,
-    onClose: () => setOpen(null),
-    onMoved: (next: AdminOrderDetail, message: string) => {
-      setOpen(null);
-      onMoved(next, message);
-    },
-    onConflict: (message: string) => {
-      setOpen(null);
-      onConflict(message);
-    },
-  };
-  return (
-    <section className="admin-actions" aria-label="Actions">
-      {allowed.includes('confirm') && (
-        <button type="button" className="btn btn-primary" onClick={() => setOpen('confirm')}>
-          Confirm payment
-        </button>
-      )}
-      {allowed.includes('ship') && (
-        <button type="button" className="btn btn-primary" onClick={() => setOpen('ship')}>
-          Mark shipped
-        </button>
-      )}
-      {allowed.includes('deliver') && (
-        <button type="button" className="btn btn-primary" onClick={() => setOpen('deliver')}>
-          Mark delivered
-        </button>
-      )}
-      {allowed.includes('cancel') && (
-        <button type="button" className="btn btn-danger-outline" onClick={() => setOpen('cancel')}>
-          Cancel order
-        </button>
-      )}
-      {open === 'confirm' && <ConfirmPaymentDialog {...props} />}
-      {open === 'ship' && <ShipDialog {...props} />}
-      {open === 'deliver' && <DeliverDialog {...props} />}
-      {open === 'cancel' && <CancelDialog {...props} />}
-    </section>
-  );
-}
+/** Each move's event in the order's state machine: a move is offered when the status allows its event. */
+const EVENTS: Record<OrderMove, OrderEvent> = { confirm: 'confirm_payment', ship: 'ship', deliver: 'deliver', cancel: 'cancel' };
 
-interface DialogProps extends MoveProps {
-  onClose: () => void;
-}
-
-const MOVE_FAILED = 'The order could not be changed. Please try again.';
-
-type ConfirmInput = z.input<typeof confirmPaymentSchema>;
-type ConfirmOutput = z.output<typeof confirmPaymentSchema>;
-
-function ConfirmPaymentDialog({ detail, onClose, onMoved, onConflict }: DialogProps) {
-  const number = detail.order.number;
-  const formId = useId();
-  const form = useForm<ConfirmInput, unknown, ConfirmOutput>({
-    resolver: zodResolver(confirmPaymentSchema),
-    defaultValues: { version: detail.version, amountReceivedNaira: Number(plainNaira(detail.order.total)), bankReference: '' },
-  });
-  const { problem, setProblem, fail } = useMoveErrors(form, onConflict, MOVE_FAILED);
-  const submit = form.handleSubmit(async (values) => {
-    setProblem(null);
-    try {
-      const next = await adminCall(adminApi.confirmPayment, { params: { number }, body: { ...values, version: detail.version } });
-      onMoved(next, `Payment for ${number} confirmed`);
-    } catch (error) {
-      fail(error);
-    }
-  });
-  return (
-    <ConfirmDialog
-      open
-      title={`Confirm payment for ${number}`}
-      confirmLabel="Confirm payment"
-      formId={formId}
-      busy={form.formState.isSubmitting}
-      onClose={onClose}
-    >
-      <form id={formId} className="admin-form" onSubmit={submit} noValidate>
+/** The admin's moves on an order, in the order their buttons show. */
+const ORDER_MOVES: Record<OrderMove, Move<AdminOrderDetail>> = {
+  confirm: defineMove({
+    label: () => 'Confirm payment',
+    title: ({ order }) => `Confirm payment for ${order.number}`,
+    confirm: 'Confirm payment',
+    schema: confirmPaymentSchema,
+    defaults: ({ version, order }) => ({ version, amountReceivedNaira: Number(plainNaira(order.total)), bankReference: '' }),
+    body: (form, { order }) => (
+      <>
         <p>
-          The order's total is <strong>{formatNaira(detail.order.total)}</strong>. Enter what the bank statement shows arrived.
+          The order's total is <strong>{formatNaira(order.total)}</strong>. Enter what the bank statement shows arrived.
         </p>
-        <FormInput
+        <TextField
           form={form}
           name="amountReceivedNaira"
           id="confirm-amount"
@@ -283,7 +185,7 @@ function ConfirmPaymentDialog({ detail, onClose, onMoved, onConflict }: DialogPr
           options={{ valueAsNumber: true }}
           required
         />
-        <FormInput
+        <TextField
           form={form}
           name="bankReference"
           id="confirm-reference"
@@ -292,47 +194,22 @@ function ConfirmPaymentDialog({ detail, onClose, onMoved, onConflict }: DialogPr
           autoComplete="off"
           required
         />
-        <FormProblem text={problem} />
-      </form>
-    </ConfirmDialog>
-  );
-}
-
-type ShipInput = z.input<typeof shipOrderSchema>;
-type ShipOutput = z.output<typeof shipOrderSchema>;
-
-function ShipDialog({ detail, onClose, onMoved, onConflict }: DialogProps) {
-  const number = detail.order.number;
-  const formId = useId();
-  const form = useForm<ShipInput, unknown, ShipOutput>({
-    resolver: zodResolver(shipOrderSchema),
-    defaultValues: { version: detail.version, carrier: '', trackingNote: '' },
-  });
-  const { problem, setProblem, fail } = useMoveErrors(form, onConflict, MOVE_FAILED);
-  const submit = form.handleSubmit(async (values) => {
-    setProblem(null);
-    try {
-      const next = await adminCall(adminApi.ship, {
-        params: { number },
-        body: { version: detail.version, carrier: values.carrier || undefined, trackingNote: values.trackingNote || undefined },
-      });
-      onMoved(next, `${number} marked as shipped`);
-    } catch (error) {
-      fail(error);
-    }
-  });
-  return (
-    <ConfirmDialog
-      open
-      title={`Mark ${number} as shipped`}
-      confirmLabel="Mark shipped"
-      formId={formId}
-      busy={form.formState.isSubmitting}
-      onClose={onClose}
-    >
-      <form id={formId} className="admin-form" onSubmit={submit} noValidate>
-        <FormInput form={form} name="carrier" id="ship-carrier" label="Carrier (optional)" autoComplete="off" />
-        <FormTextarea
+      </>
+    ),
+    send: ({ version, order }, values) =>
+      adminCall(adminApi.confirmPayment, { params: { number: order.number }, body: { ...values, version } }),
+    done: ({ order }) => `Payment for ${order.number} confirmed`,
+  }),
+  ship: defineMove({
+    label: () => 'Mark shipped',
+    title: ({ order }) => `Mark ${order.number} as shipped`,
+    confirm: 'Mark shipped',
+    schema: shipOrderSchema,
+    defaults: ({ version }) => ({ version, carrier: '', trackingNote: '' }),
+    body: (form) => (
+      <>
+        <TextField form={form} name="carrier" id="ship-carrier" label="Carrier (optional)" autoComplete="off" />
+        <TextareaField
           form={form}
           name="trackingNote"
           id="ship-note"
@@ -340,84 +217,48 @@ function ShipDialog({ detail, onClose, onMoved, onConflict }: DialogProps) {
           hint="What the shopper sees: a tracking number, or the rider's name and phone."
           rows={3}
         />
-        <FormProblem text={problem} />
-      </form>
-    </ConfirmDialog>
-  );
-}
-
-function DeliverDialog({ detail, onClose, onMoved, onConflict }: DialogProps) {
-  const number = detail.order.number;
-  const formId = useId();
-  const form = useForm<z.input<typeof deliverOrderSchema>, unknown, z.output<typeof deliverOrderSchema>>({
-    resolver: zodResolver(deliverOrderSchema),
-    defaultValues: { version: detail.version },
-  });
-  const { problem, setProblem, fail } = useMoveErrors(form, onConflict, MOVE_FAILED);
-  const submit = form.handleSubmit(async () => {
-    setProblem(null);
-    try {
-      const next = await adminCall(adminApi.deliver, { params: { number }, body: { version: detail.version } });
-      onMoved(next, `${number} marked as delivered`);
-    } catch (error) {
-      fail(error);
-    }
-  });
-  return (
-    <ConfirmDialog
-      open
-      title={`Mark ${number} as delivered?`}
-      confirmLabel="Mark delivered"
-      formId={formId}
-      busy={form.formState.isSubmitting}
-      onClose={onClose}
-    >
-      <form id={formId} className="admin-form" onSubmit={submit} noValidate>
-        <p>The shopper gets an e-mail saying the order was delivered.</p>
-        <FormProblem text={problem} />
-      </form>
-    </ConfirmDialog>
-  );
-}
-
-type CancelInput = z.input<typeof cancelOrderSchema>;
-type CancelOutput = z.output<typeof cancelOrderSchema>;
-
-function CancelDialog({ detail, onClose, onMoved, onConflict }: DialogProps) {
-  const number = detail.order.number;
-  const formId = useId();
-  const form = useForm<CancelInput, unknown, CancelOutput>({
-    resolver: zodResolver(cancelOrderSchema),
-    defaultValues: { version: detail.version, reason: '' },
-  });
-  const { problem, setProblem, fail } = useMoveErrors(form, onConflict, MOVE_FAILED);
-  const submit = form.handleSubmit(async (values) => {
-    setProblem(null);
-    try {
-      const next = await adminCall(adminApi.cancel, { params: { number }, body: { ...values, version: detail.version } });
-      onMoved(next, `${number} cancelled`);
-    } catch (error) {
-      fail(error);
-    }
-  });
-  return (
-    <ConfirmDialog
-      open
-      danger
-      title={`Cancel order ${number}?`}
-      confirmLabel="Cancel the order"
-      formId={formId}
-      busy={form.formState.isSubmitting}
-      onClose={onClose}
-    >
-      <form id={formId} className="admin-form" onSubmit={submit} noValidate>
+      </>
+    ),
+    send: ({ version, order }, values) =>
+      adminCall(adminApi.ship, {
+        params: { number: order.number },
+        body: { version, carrier: values.carrier || undefined, trackingNote: values.trackingNote || undefined },
+      }),
+    done: ({ order }) => `${order.number} marked as shipped`,
+  }),
+  deliver: defineMove({
+    label: () => 'Mark delivered',
+    title: ({ order }) => `Mark ${order.number} as delivered?`,
+    confirm: 'Mark delivered',
+    schema: deliverOrderSchema,
+    defaults: ({ version }) => ({ version }),
+    body: () => <p>The shopper gets an e-mail saying the order was delivered.</p>,
+    send: ({ version, order }) => adminCall(adminApi.deliver, { params: { number: order.number }, body: { version } }),
+    done: ({ order }) => `${order.number} marked as delivered`,
+  }),
+  cancel: defineMove({
+    label: () => 'Cancel order',
+    title: ({ order }) => `Cancel order ${order.number}?`,
+    confirm: 'Cancel the order',
+    danger: true,
+    schema: cancelOrderSchema,
+    defaults: ({ version }) => ({ version, reason: '' }),
+    body: (form, { order }) => (
+      <>
         <p>
           Its items go back on sale and the shopper gets an e-mail with your reason.
-          {detail.order.status === 'paid' && ' The order is paid: refund the transfer yourself.'}
+          {order.status === 'paid' && ' The order is paid: refund the transfer yourself.'}
         </p>
-        <FormTextarea form={form} name="reason" id="cancel-reason" label="Reason" rows={3} required />
-        <FormProblem text={problem} />
-      </form>
-    </ConfirmDialog>
-  );
+        <TextareaField form={form} name="reason" id="cancel-reason" label="Reason" rows={3} required />
+      </>
+    ),
+    send: ({ version, order }, values) =>
+      adminCall(adminApi.cancel, { params: { number: order.number }, body: { ...values, version } }),
+    done: ({ order }) => `${order.number} cancelled`,
+  }),
+};
+
+/** The moves the order's status allows the admin now. */
+function allowedMoves(status: AdminOrderDetail['order']['status']): OrderMove[] {
+  return (Object.keys(EVENTS) as OrderMove[]).filter((move) => nextStatus(status, EVENTS[move], 'admin').ok);
 }

@@ -2,14 +2,15 @@ import { formatNaira } from '../../lib/money.ts';
 import { formatLagosTime } from '../../lib/time.ts';
 import { ORDER_STATUSES, statusText } from '../orders/order-status.ts';
 import { OrderStatusBadge } from '../orders/OrderParts.tsx';
+import { LoadedView } from '../loaded/LoadedView.tsx';
+import { useLoaded } from '../loaded/use-loaded.browser.ts';
 import { type AdminOrderSummary, adminApi } from './admin-api.ts';
 import { type AdminRoute, adminHref, listQuery } from './admin-route.ts';
 import { AdminLink, ScreenHeading, useRouter } from './admin-router.tsx';
 import { SearchForm, Pager, StatusFilter, TableBox } from './ListControls.tsx';
-import { LoadedView } from './AdminLoaded.tsx';
 import { OverdueMark, STATUS_LABELS } from './order-labels.tsx';
 import { OrderDetail } from './OrderDetail.tsx';
-import { adminCall, useAdminData } from './use-admin.browser.ts';
+import { adminCall, adminLoadFailed } from './use-admin.browser.ts';
 
 /** Orders: the filtered, searched list (newest first), or one order when the route names it. */
 export function OrdersScreen({ route }: { route: AdminRoute }) {
@@ -20,7 +21,10 @@ export function OrdersScreen({ route }: { route: AdminRoute }) {
 function OrderList({ route }: { route: AdminRoute }) {
   const { go } = useRouter();
   const query = listQuery(route);
-  const { loaded, reload } = useAdminData((signal) => adminCall(adminApi.orders, { query, signal }), adminHref(route));
+  const { loaded, reload } = useLoaded((signal) => adminCall(adminApi.orders, { query, signal }), {
+    key: adminHref(route),
+    errorMessage: adminLoadFailed,
+  });
   const counts = loaded.state === 'ready' ? loaded.data.counts : undefined;
 
   return (
@@ -37,7 +41,7 @@ function OrderList({ route }: { route: AdminRoute }) {
         />
         <SearchForm id="orders-q" label="Search orders" placeholder="Number, e-mail, phone or name" />
       </div>
-      <LoadedView loaded={loaded} what="orders" retry={reload}>
+      <LoadedView loaded={loaded} what="orders" retry={reload} look="admin">
         {(list) =>
           list.orders.length === 0 ? (
             <p className="card admin-empty">

@@ -8,6 +8,10 @@ import { errorBodySchema } from '../../lib/api-error.ts';
 import { BRANDS } from '../catalogue/brands.ts';
 import { CATEGORIES } from '../catalogue/categories.ts';
 import type { ProductInputDraft } from '../catalogue/product.ts';
+import { CheckboxField, SelectField, TextareaField, TextField } from '../forms/Field.tsx';
+import { showServerIssues } from '../forms/server-errors.browser.ts';
+import { LoadedView } from '../loaded/LoadedView.tsx';
+import { useLoaded } from '../loaded/use-loaded.browser.ts';
 import { notify } from '../toast/notify.browser.ts';
 import {
   type AdminProductDetail,
@@ -18,11 +22,9 @@ import {
   uploadedImageSchema,
 } from './admin-api.ts';
 import { AuditTrail } from './History.tsx';
-import { FormCheckbox, FormInput, FormProblem, FormSelect, FormTextarea } from './AdminFields.tsx';
-import { LoadedView } from './AdminLoaded.tsx';
+import { FormProblem } from './AdminFields.tsx';
 import { ScreenHeading } from './admin-router.tsx';
-import { showIssuesAtFields } from './form-issues.browser.ts';
-import { $adminDenied, adminCall, adminErrorMessage, useAdminData } from './use-admin.browser.ts';
+import { $adminDenied, adminCall, adminErrorMessage, adminLoadFailed, refusedAccess } from './use-admin.browser.ts';
 
 /**
  * The product form: add a product (`productId` null) or edit one. Validated in the browser
@@ -37,14 +39,14 @@ export function ProductForm({ productId, onClose }: { productId: string | null; 
 }
 
 function EditProduct({ productId, onClose }: { productId: string; onClose: () => void }) {
-  const { loaded, reload } = useAdminData(
-    (signal) => adminCall(adminApi.product, { params: { id: productId }, signal }),
-    `product:${productId}`,
-  );
+  const { loaded, reload } = useLoaded((signal) => adminCall(adminApi.product, { params: { id: productId }, signal }), {
+    key: `product:${productId}`,
+    errorMessage: adminLoadFailed,
+  });
   // Someone saved it meanwhile: the message outlives the form, which starts again from the new version.
   const [conflict, setConflict] = useState<string | null>(null);
   return (
-    <LoadedView loaded={loaded} what="the product" retry={reload}>
+    <LoadedView loaded={loaded} what="the product" retry={reload} look="admin">
       {(detail) => (
         <ProductEditor
           key={detail.version}
@@ -206,9 +208,9 @@ function ProductEditor({
       if (error instanceof ApiRequestError && error.issues.length) {
         // At the fields: a variant's id is made from its label, so its problem shows at the label;
         // an edit has no id field (the id is fixed), so that one shows above the form.
-        const rest = showIssuesAtFields(form, error.issues, (field) =>
-          editing && field === 'id' ? '' : field.replace(/^(variants\.\d+)\.id$/, '$1.label'),
-        );
+        const rest = showServerIssues(form, error.issues, {
+          rename: (field) => (editing && field === 'id' ? '' : field.replace(/^(variants\.\d+)\.id$/, '$1.label')),
+        });
         const general = error.status === 400 ? 'Some fields need your attention.' : error.message;
         setProblem(rest.length ? rest.map((i) => `${i.field}: ${i.message}`).join(' ') : general);
         return;
@@ -253,9 +255,9 @@ function ProductEditor({
       <form className="card admin-product-form" onSubmit={save} noValidate aria-labelledby="admin-screen-title">
         <FormProblem text={problem} />
         <div className="admin-form__pair">
-          <FormInput form={form} name="name" id="product-name" label="Name" required maxLength={120} autoComplete="off" />
+          <TextField form={form} name="name" id="product-name" label="Name" required maxLength={120} autoComplete="off" />
           {!editing && (
-            <FormInput
+            <TextField
               form={form}
               name="id"
               id="product-id"
@@ -266,7 +268,7 @@ function ProductEditor({
           )}
         </div>
         <div className="admin-form__pair">
-          <FormSelect
+          <SelectField
             form={form}
             name="category"
             id="product-category"
@@ -275,7 +277,7 @@ function ProductEditor({
             choices={CATEGORY_CHOICES}
             required
           />
-          <FormSelect
+          <SelectField
             form={form}
             name="brand"
             id="product-brand"
@@ -285,7 +287,7 @@ function ProductEditor({
             required
           />
         </div>
-        <FormTextarea
+        <TextareaField
           form={form}
           name="description"
           id="product-description"
@@ -298,7 +300,7 @@ function ProductEditor({
 
         {!hasVariants && (
           <div className="admin-form__pair">
-            <FormInput
+            <TextField
               form={form}
               name="priceNaira"
               id="product-price"
@@ -310,7 +312,7 @@ function ProductEditor({
               hint="For example 1250000 or 1299.50."
               required
             />
-            <FormInput
+            <TextField
               form={form}
               name="stock"
               id="product-stock"
@@ -331,7 +333,7 @@ function ProductEditor({
             product has no price or stock of its own.
           </p>
           {hasVariants && (
-            <FormInput
+            <TextField
               form={form}
               name="variantLabel"
               id="product-variant-label"
@@ -346,8 +348,8 @@ function ProductEditor({
               <legend>Variant {index + 1}</legend>
               <input type="hidden" {...form.register(`variants.${index}.id`)} />
               <div className="admin-variant__grid">
-                <FormInput form={form} name={`variants.${index}.label`} id={`variant-${index}-label`} label="Label" required />
-                <FormInput
+                <TextField form={form} name={`variants.${index}.label`} id={`variant-${index}-label`} label="Label" required />
+                <TextField
                   form={form}
                   name={`variants.${index}.priceNaira`}
                   id={`variant-${index}-price`}
@@ -358,7 +360,7 @@ function ProductEditor({
                   inputMode="decimal"
                   required
                 />
-                <FormInput
+                <TextField
                   form={form}
                   name={`variants.${index}.stock`}
                   id={`variant-${index}-stock`}
@@ -386,9 +388,9 @@ function ProductEditor({
           </button>
         </fieldset>
 
-        <FormCheckbox form={form} name="featured" id="product-featured" label="Featured on the home page" />
+        <CheckboxField form={form} name="featured" id="product-featured" label="Featured on the home page" />
         <div className="admin-form__pair">
-          <FormInput
+          <TextField
             form={form}
             name="catalogueRating"
             id="product-catalogue-rating"
@@ -400,7 +402,7 @@ function ProductEditor({
             inputMode="decimal"
             hint="From the maker's or another shop's page. Shoppers see it with our buyers' reviews added."
           />
-          <FormInput
+          <TextField
             form={form}
             name="catalogueReviews"
             id="product-catalogue-reviews"
@@ -467,8 +469,9 @@ function ImageField({
       });
       const json: unknown = await response.json().catch(() => null);
       if (!response.ok) {
-        if (response.status === 401 || response.status === 403) $adminDenied.set(response.status);
         const refusal = safeParse(errorBodySchema, json);
+        const denied = refusedAccess(response.status, refusal.success ? refusal.data.error.code : '');
+        if (denied) $adminDenied.set(denied);
         form.setError(name, {
           type: 'server',
           message: refusal.success ? refusal.data.error.message : `The upload failed (the server answered ${response.status}).`,
@@ -492,7 +495,7 @@ function ImageField({
   const preview = typeof url === 'string' && url.startsWith('/images/') ? url : null;
   return (
     <div className="admin-image">
-      <FormInput
+      <TextField
         form={form}
         name={name}
         id={id}

@@ -4,15 +4,16 @@ import { formatNaira } from '../../lib/money.ts';
 import { formatLagosTime } from '../../lib/time.ts';
 import { CATEGORIES, type CategoryId, categoryLabel } from '../catalogue/categories.ts';
 import { notify } from '../toast/notify.browser.ts';
+import { LoadedView } from '../loaded/LoadedView.tsx';
+import { useLoaded } from '../loaded/use-loaded.browser.ts';
 import { type AdminProductSummary, adminApi } from './admin-api.ts';
 import { type AdminRoute, adminHref, listQuery } from './admin-route.ts';
 import { AdminLink, ScreenHeading, useRouter } from './admin-router.tsx';
 import { SearchForm, Pager, TableBox } from './ListControls.tsx';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { FormProblem } from './AdminFields.tsx';
-import { LoadedView } from './AdminLoaded.tsx';
 import { ProductForm } from './ProductForm.tsx';
-import { adminCall, adminErrorMessage, useAdminData } from './use-admin.browser.ts';
+import { adminCall, adminErrorMessage, adminLoadFailed } from './use-admin.browser.ts';
 
 /** Products: the list (search, category, archived), or the form when the route names one to edit. */
 export function ProductsScreen({ route }: { route: AdminRoute }) {
@@ -39,7 +40,10 @@ interface Deleting {
 function ProductList({ route }: { route: AdminRoute }) {
   const { go } = useRouter();
   const query = listQuery(route);
-  const { loaded, reload } = useAdminData((signal) => adminCall(adminApi.products, { query, signal }), adminHref(route));
+  const { loaded, reload } = useLoaded((signal) => adminCall(adminApi.products, { query, signal }), {
+    key: adminHref(route),
+    errorMessage: adminLoadFailed,
+  });
   const [deleting, setDeleting] = useState<Deleting | null>(null);
 
   const askDelete = async (product: AdminProductSummary) => {
@@ -106,7 +110,7 @@ function ProductList({ route }: { route: AdminRoute }) {
           <label htmlFor="products-archived">Show archived products</label>
         </div>
       </div>
-      <LoadedView loaded={loaded} what="products" retry={reload}>
+      <LoadedView loaded={loaded} what="products" retry={reload} look="admin">
         {(list) =>
           list.products.length === 0 ? (
             <p className="card admin-empty">No {route.archived ? 'archived ' : ''}products match.</p>

@@ -2,14 +2,15 @@ import { Download } from 'lucide-react';
 import { useState } from 'react';
 import { formatLagosTime } from '../../lib/time.ts';
 import { notify } from '../toast/notify.browser.ts';
+import { LoadedView } from '../loaded/LoadedView.tsx';
+import { useLoaded } from '../loaded/use-loaded.browser.ts';
 import { adminApi } from './admin-api.ts';
 import { type AdminRoute, adminHref, listQuery } from './admin-route.ts';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { SearchForm, Pager, TableBox } from './ListControls.tsx';
 import { FormProblem } from './AdminFields.tsx';
-import { LoadedView } from './AdminLoaded.tsx';
 import { ScreenHeading } from './admin-router.tsx';
-import { adminCall, adminErrorMessage, useAdminData } from './use-admin.browser.ts';
+import { adminCall, adminErrorMessage, adminLoadFailed } from './use-admin.browser.ts';
 
 interface Subscriber {
   id: number;
@@ -22,7 +23,10 @@ interface Subscriber {
  */
 export function SubscribersScreen({ route }: { route: AdminRoute }) {
   const query = listQuery(route);
-  const { loaded, reload } = useAdminData((signal) => adminCall(adminApi.subscribers, { query, signal }), adminHref(route));
+  const { loaded, reload } = useLoaded((signal) => adminCall(adminApi.subscribers, { query, signal }), {
+    key: adminHref(route),
+    errorMessage: adminLoadFailed,
+  });
   const [removing, setRemoving] = useState<{ subscriber: Subscriber; busy?: boolean; problem?: string } | null>(null);
 
   const remove = async () => {
@@ -50,7 +54,7 @@ export function SubscribersScreen({ route }: { route: AdminRoute }) {
       <div className="admin-toolbar">
         <SearchForm id="subscribers-q" label="Search subscribers" placeholder="E-mail address" />
       </div>
-      <LoadedView loaded={loaded} what="subscribers" retry={reload}>
+      <LoadedView loaded={loaded} what="subscribers" retry={reload} look="admin">
         {(list) =>
           list.subscribers.length === 0 ? (
             <p className="card admin-empty">{route.q ? `No subscriber matches “${route.q}”.` : 'Nobody has subscribed yet.'}</p>

@@ -1,79 +1,44 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { ArrowLeft } from 'lucide-react';
-import { useEffect, useId, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import type { ReactNode } from 'react';
+import type { DefaultValues, UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
 import { formatNaira, nairaToKobo, plainNaira } from '../../lib/money.ts';
 import { formatLagosTime } from '../../lib/time.ts';
 import { categoryLabel } from '../catalogue/categories.ts';
-import { notify } from '../toast/notify.browser.ts';
 import { BATTERY_HEALTH_LABELS, CONDITION_QUESTIONS, type ConditionQuestion, type TradeInView } from '../trade-ins/trade-in.ts';
 import { type AdminTradeInMove, ADMIN_TRADE_IN_MOVES, movesFrom, TRADE_IN_STATUS_LABELS } from '../trade-ins/trade-in-status.ts';
 import { type AdminTradeInDetail, adminApi, moveTradeInSchema } from './admin-api.ts';
 import type { AdminRoute } from './admin-route.ts';
-import { AdminLink, ScreenHeading } from './admin-router.tsx';
+import { AdminLink } from './admin-router.tsx';
 import { AuditTrail, StatusHistory } from './History.tsx';
-import { ConfirmDialog } from './ConfirmDialog.tsx';
-import { FormInput, FormProblem, FormTextarea, useMoveErrors } from './AdminFields.tsx';
-import { LoadedView } from './AdminLoaded.tsx';
+import { TextareaField, TextField } from '../forms/Field.tsx';
+import { DetailScreen } from './DetailScreen.tsx';
+import { defineMove, type Move, MoveActions, type MoveOutcome } from './MoveDialog.tsx';
 import { differenceWords, TradeInStatusBadge } from './TradeInParts.tsx';
-import { adminCall, useAdminData } from './use-admin.browser.ts';
+import { adminCall } from './use-admin.browser.ts';
 
 const CHANGED = 'Another admin changed this request while you had it open. It has been reloaded: check it and try again.';
 
 /** One trade-in request as staff see it: the device, its photos, the shopper, what they want, and the moves its status allows. */
 export function TradeInDetail({ reference, back }: { reference: string; back: AdminRoute }) {
-  const { loaded, reload, set } = useAdminData(
-    (signal) => adminCall(adminApi.tradeIn, { params: { reference }, signal }),
-    `trade-in:${reference}`,
-  );
-  const [problem, setProblem] = useState<string | null>(null);
-  // After a move, focus goes to the new status: in an effect, so after the dialog's own cleanup
-  // has given focus back to its opener (which a relabelled button such as Revise offer still is).
-  const [moves, setMoves] = useState(0);
-  useEffect(() => {
-    if (moves > 0) document.getElementById('admin-trade-in-status')?.focus();
-  }, [moves]);
   return (
-    <section className="admin-screen" aria-labelledby="admin-screen-title">
-      <p>
-        <AdminLink to={back} className="admin-back">
-          <ArrowLeft size={18} aria-hidden="true" /> All trade-ins
-        </AdminLink>
-      </p>
-      <ScreenHeading id="admin-screen-title">Trade-in {reference}</ScreenHeading>
-      <FormProblem text={problem} />
-      <LoadedView loaded={loaded} what={`trade-in ${reference}`} retry={reload}>
-        {(detail) => (
-          <TradeInDetailView
-            detail={detail}
-            onMoved={(next, message) => {
-              setProblem(null);
-              set(next);
-              notify('success', message);
-              setMoves((n) => n + 1);
-            }}
-            onConflict={(message, code) => {
-              setProblem(code === 'trade_in_changed' ? CHANGED : message);
-              reload();
-            }}
-          />
-        )}
-      </LoadedView>
-    </section>
+    <DetailScreen
+      title={`Trade-in ${reference}`}
+      what={`trade-in ${reference}`}
+      back={back}
+      backLabel="All trade-ins"
+      load={(signal) => adminCall(adminApi.tradeIn, { params: { reference }, signal })}
+      loadKey={`trade-in:${reference}`}
+      conflict={(message, code) => (code === 'trade_in_changed' ? CHANGED : message)}
+    >
+      {(detail, outcome) => <TradeInDetailView detail={detail} outcome={outcome} />}
+    </DetailScreen>
   );
-}
-
-interface MoveProps {
-  detail: AdminTradeInDetail;
-  onMoved: (detail: AdminTradeInDetail, message: string) => void;
-  onConflict: (message: string, code: string) => void;
 }
 
 const ACTOR_LABELS = { customer: 'The shopper', admin: 'An admin' } as const;
 const yesNo = (answer: boolean) => (answer ? 'Yes' : 'No');
 
-function TradeInDetailView({ detail, onMoved, onConflict }: MoveProps) {
+function TradeInDetailView({ detail, outcome }: { detail: AdminTradeInDetail; outcome: MoveOutcome<AdminTradeInDetail> }) {
   const t = detail.tradeIn;
   return (
     <div className="admin-order">
@@ -84,7 +49,15 @@ function TradeInDetailView({ detail, onMoved, onConflict }: MoveProps) {
         </span>
       </div>
 
-      <TradeInActions detail={detail} onMoved={onMoved} onConflict={onConflict} />
+      <MoveActions
+        detail={detail}
+        allowed={allowedMoves(t.status)}
+        moves={TRADE_IN_MOVES}
+        none={`No further moves: the request is ${TRADE_IN_STATUS_LABELS[t.status].toLowerCase()}.`}
+        statusId="admin-trade-in-status"
+        failed="The request could not be changed. Please try again."
+        {...outcome}
+      />
 
       <div className="admin-order__grid admin-trade-in__grid">
         <section className="card admin-block" aria-labelledby="trade-in-want">
@@ -245,157 +218,40 @@ function Want({ tradeIn: t }: { tradeIn: TradeInView }) {
 
 // ── The moves ────────────────────────────────────────────────────────────────────────────────
 
-function TradeInActions({ detail, onMoved, onConflict }: MoveProps) {
-  const [open, setOpen] = useState<AdminTradeInMove | null>(null);
-  const t = detail.tradeIn;
-  const allowed = movesFrom(t.status, 'admin');
-  const moves = ADMIN_TRADE_IN_MOVES.filter((move) => allowed.includes(move));
-  if (moves.length === 0)
-    return <p className="admin-note">No further moves: the request is {TRADE_IN_STATUS_LABELS[t.status].toLowerCase()}.</p>;
-  return (
-    <section className="admin-actions" aria-label="Actions">
-      {moves.map((move) => (
-        <button
-          key={move}
-          type="button"
-          className={move === 'close' ? 'btn btn-danger-outline' : 'btn btn-primary'}
-          onClick={() => setOpen(move)}
-        >
-          {buttonLabel(move, t)}
-        </button>
-      ))}
-      {open && (
-        <MoveDialog
-          key={open}
-          move={open}
-          detail={detail}
-          onClose={() => setOpen(null)}
-          onMoved={(next, message) => {
-            setOpen(null);
-            onMoved(next, message);
-          }}
-          onConflict={(message, code) => {
-            setOpen(null);
-            onConflict(message, code);
-          }}
-        />
-      )}
-    </section>
-  );
-}
-
-function buttonLabel(move: AdminTradeInMove, t: TradeInView): string {
-  switch (move) {
-    case 'contact':
-      return 'Mark contacted';
-    case 'offer':
-      return t.offer ? 'Revise offer' : 'Make offer';
-    case 'complete':
-      return 'Mark completed';
-    case 'close':
-      return 'Close request';
-  }
-}
-
-/** Each move's dialog: its title, confirm button, note field and what it tells the admin. */
-const DIALOGS: Record<
-  AdminTradeInMove,
-  { title: (ref: string, revise: boolean) => string; confirm: string; note: string; noteHint: string; done: string }
-> = {
-  contact: {
-    title: (ref) => `Mark ${ref} as contacted`,
-    confirm: 'Mark contacted',
-    note: 'Note (optional)',
-    noteHint: 'For the history: how you reached the shopper, what was said.',
-    done: 'marked as contacted',
-  },
-  offer: {
-    title: (ref, revise) => (revise ? `Revise the offer for ${ref}` : `Make an offer for ${ref}`),
-    confirm: 'Send offer',
-    note: 'Note to the shopper (optional)',
-    noteHint: 'The shopper sees it with the offer: what the amount allows for.',
-    done: 'offer sent',
-  },
-  complete: {
-    title: (ref) => `Complete ${ref}?`,
-    confirm: 'Mark completed',
-    note: 'Note (optional)',
-    noteHint: 'For the history: how the device was received and paid for or swapped.',
-    done: 'completed',
-  },
-  close: {
-    title: (ref) => `Close ${ref}?`,
-    confirm: 'Close the request',
-    note: 'Reason',
-    noteHint: 'The shopper is told this reason.',
-    done: 'closed',
-  },
-};
-
+type Detail = AdminTradeInDetail;
 type MoveInput = z.input<typeof moveTradeInSchema>;
 type MoveOutput = z.output<typeof moveTradeInSchema>;
 
-function MoveDialog({ move, detail, onClose, onMoved, onConflict }: MoveProps & { move: AdminTradeInMove; onClose: () => void }) {
-  const t = detail.tradeIn;
-  const reference = t.reference;
-  const text = DIALOGS[move];
-  const formId = useId();
-  const form = useForm<MoveInput, unknown, MoveOutput>({
-    resolver: zodResolver(moveTradeInSchema),
-    defaultValues:
+/**
+ * A trade-in move: every one sends the same body (moveTradeInSchema: the move, the version, a
+ * note; an offer also its amount), so the table below gives only what differs.
+ */
+function tradeInMove(
+  move: AdminTradeInMove,
+  text: {
+    label: (t: TradeInView) => string;
+    title: (t: TradeInView) => string;
+    confirm: string;
+    note: string;
+    noteHint: string;
+    done: string;
+    intro?: (t: TradeInView, form: UseFormReturn<MoveInput, unknown, MoveOutput>) => ReactNode;
+  },
+): Move<Detail> {
+  return defineMove({
+    label: ({ tradeIn }: Detail) => text.label(tradeIn),
+    title: ({ tradeIn }: Detail) => text.title(tradeIn),
+    confirm: text.confirm,
+    danger: move === 'close',
+    schema: moveTradeInSchema,
+    defaults: ({ version, tradeIn }: Detail): DefaultValues<MoveInput> =>
       move === 'offer'
-        ? { move, version: detail.version, offerNaira: t.offer ? Number(plainNaira(t.offer.amount)) : undefined, note: '' }
-        : { move, version: detail.version, note: '' },
-  });
-  const { problem, setProblem, fail } = useMoveErrors(form, onConflict, 'The request could not be changed. Please try again.');
-  const submit = form.handleSubmit(async (values) => {
-    setProblem(null);
-    try {
-      const next = await adminCall(adminApi.moveTradeIn, {
-        params: { reference },
-        body: { ...values, version: detail.version },
-      });
-      onMoved(next, `${reference}: ${text.done}`);
-    } catch (error) {
-      fail(error);
-    }
-  });
-  return (
-    <ConfirmDialog
-      open
-      danger={move === 'close'}
-      title={text.title(reference, t.offer !== null)}
-      confirmLabel={text.confirm}
-      formId={formId}
-      busy={form.formState.isSubmitting}
-      onClose={onClose}
-    >
-      <form id={formId} className="admin-form" onSubmit={submit} noValidate>
-        {move === 'complete' && <p>The device was received and the shopper paid (or the swap was handed over).</p>}
-        {move === 'close' && <p>The request ends without a deal.</p>}
-        {move === 'offer' && (
-          <>
-            {t.offer && (
-              <p>
-                The current offer is <strong>{formatNaira(t.offer.amount)}</strong>.
-              </p>
-            )}
-            <FormInput
-              form={form}
-              name="offerNaira"
-              id="trade-in-offer"
-              label="Offer (₦, naira)"
-              type="number"
-              step="0.01"
-              min="0"
-              inputMode="decimal"
-              options={{ valueAsNumber: true }}
-              required
-            />
-            {t.want.kind === 'swap' && <LiveDifference price={t.want.price} typed={form.watch('offerNaira')} />}
-          </>
-        )}
-        <FormTextarea
+        ? { move, version, offerNaira: tradeIn.offer ? Number(plainNaira(tradeIn.offer.amount)) : undefined, note: '' }
+        : { move, version, note: '' },
+    body: (form, { tradeIn }: Detail) => (
+      <>
+        {text.intro?.(tradeIn, form)}
+        <TextareaField
           form={form}
           name="note"
           id="trade-in-note"
@@ -404,10 +260,78 @@ function MoveDialog({ move, detail, onClose, onMoved, onConflict }: MoveProps & 
           rows={3}
           required={move === 'close'}
         />
-        <FormProblem text={problem} />
-      </form>
-    </ConfirmDialog>
-  );
+      </>
+    ),
+    send: ({ version, tradeIn }: Detail, values: MoveOutput) =>
+      adminCall(adminApi.moveTradeIn, { params: { reference: tradeIn.reference }, body: { ...values, version } }),
+    done: ({ tradeIn }: Detail) => `${tradeIn.reference}: ${text.done}`,
+  });
+}
+
+/** The admin's moves on a trade-in request: each one's button, dialog, note field and what it tells the admin. */
+const TRADE_IN_MOVES: Record<AdminTradeInMove, Move<Detail>> = {
+  contact: tradeInMove('contact', {
+    label: () => 'Mark contacted',
+    title: (t) => `Mark ${t.reference} as contacted`,
+    confirm: 'Mark contacted',
+    note: 'Note (optional)',
+    noteHint: 'For the history: how you reached the shopper, what was said.',
+    done: 'marked as contacted',
+  }),
+  offer: tradeInMove('offer', {
+    label: (t) => (t.offer ? 'Revise offer' : 'Make offer'),
+    title: (t) => (t.offer ? `Revise the offer for ${t.reference}` : `Make an offer for ${t.reference}`),
+    confirm: 'Send offer',
+    note: 'Note to the shopper (optional)',
+    noteHint: 'The shopper sees it with the offer: what the amount allows for.',
+    done: 'offer sent',
+    intro: (t, form) => (
+      <>
+        {t.offer && (
+          <p>
+            The current offer is <strong>{formatNaira(t.offer.amount)}</strong>.
+          </p>
+        )}
+        <TextField
+          form={form}
+          name="offerNaira"
+          id="trade-in-offer"
+          label="Offer (₦, naira)"
+          type="number"
+          step="0.01"
+          min="0"
+          inputMode="decimal"
+          options={{ valueAsNumber: true }}
+          required
+        />
+        {t.want.kind === 'swap' && <LiveDifference price={t.want.price} typed={form.watch('offerNaira')} />}
+      </>
+    ),
+  }),
+  complete: tradeInMove('complete', {
+    label: () => 'Mark completed',
+    title: (t) => `Complete ${t.reference}?`,
+    confirm: 'Mark completed',
+    note: 'Note (optional)',
+    noteHint: 'For the history: how the device was received and paid for or swapped.',
+    done: 'completed',
+    intro: () => <p>The device was received and the shopper paid (or the swap was handed over).</p>,
+  }),
+  close: tradeInMove('close', {
+    label: () => 'Close request',
+    title: (t) => `Close ${t.reference}?`,
+    confirm: 'Close the request',
+    note: 'Reason',
+    noteHint: 'The shopper is told this reason.',
+    done: 'closed',
+    intro: () => <p>The request ends without a deal.</p>,
+  }),
+};
+
+/** The moves the request's status allows the admin now, in the order their buttons show. */
+function allowedMoves(status: TradeInView['status']): AdminTradeInMove[] {
+  const allowed = movesFrom(status, 'admin');
+  return ADMIN_TRADE_IN_MOVES.filter((move) => allowed.includes(move));
 }
 
 /** While an offer is typed for a swap: the product's price now, and what the shopper would pay on top. */

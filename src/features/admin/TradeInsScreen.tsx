@@ -1,14 +1,15 @@
 import { formatNaira } from '../../lib/money.ts';
 import { formatLagosTime } from '../../lib/time.ts';
 import { TRADE_IN_STATUSES, TRADE_IN_STATUS_LABELS } from '../trade-ins/trade-in-status.ts';
+import { LoadedView } from '../loaded/LoadedView.tsx';
+import { useLoaded } from '../loaded/use-loaded.browser.ts';
 import { type AdminTradeInSummary, adminApi } from './admin-api.ts';
 import { type AdminRoute, adminHref, listQuery } from './admin-route.ts';
 import { AdminLink, ScreenHeading, useRouter } from './admin-router.tsx';
-import { LoadedView } from './AdminLoaded.tsx';
 import { Pager, SearchForm, StatusFilter, TableBox } from './ListControls.tsx';
 import { TradeInDetail } from './TradeInDetail.tsx';
 import { TradeInStatusBadge } from './TradeInParts.tsx';
-import { adminCall, useAdminData } from './use-admin.browser.ts';
+import { adminCall, adminLoadFailed } from './use-admin.browser.ts';
 
 /** Trade-ins: the filtered, searched list of sell-or-swap requests (newest first), or one request when the route names it. */
 export function TradeInsScreen({ route }: { route: AdminRoute }) {
@@ -20,7 +21,10 @@ export function TradeInsScreen({ route }: { route: AdminRoute }) {
 function TradeInList({ route }: { route: AdminRoute }) {
   const { go } = useRouter();
   const query = listQuery(route);
-  const { loaded, reload } = useAdminData((signal) => adminCall(adminApi.tradeIns, { query, signal }), adminHref(route));
+  const { loaded, reload } = useLoaded((signal) => adminCall(adminApi.tradeIns, { query, signal }), {
+    key: adminHref(route),
+    errorMessage: adminLoadFailed,
+  });
   const counts = loaded.state === 'ready' ? loaded.data.counts : undefined;
   const status = route.tradeInStatus;
 
@@ -38,7 +42,7 @@ function TradeInList({ route }: { route: AdminRoute }) {
         />
         <SearchForm id="trade-ins-q" label="Search trade-ins" placeholder="Reference, e-mail, phone, name or model" />
       </div>
-      <LoadedView loaded={loaded} what="trade-in requests" retry={reload}>
+      <LoadedView loaded={loaded} what="trade-in requests" retry={reload} look="admin">
         {(list) =>
           list.tradeIns.length === 0 ? (
             <p className="card admin-empty">

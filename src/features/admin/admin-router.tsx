@@ -1,8 +1,12 @@
 import { type AnchorHTMLAttributes, createContext, type MouseEvent, type ReactNode, useContext, useEffect, useRef } from 'react';
 import { type AdminRoute, adminHref } from './admin-route.ts';
 
-// ── Routing: the route lives in the address; moving pushes a history entry ────────────────
+/**
+ * The admin island's routing: the route lives in the address (admin-route.ts reads and writes
+ * it), moving pushes a history entry, and the screens reach the router through RouterContext.
+ */
 
+/** The current route and the way to another (AdminConsole provides it). */
 export interface AdminRouter {
   route: AdminRoute;
   /** Go to a route: a new history entry (Back returns), or in place with `replace`. */
@@ -11,8 +15,10 @@ export interface AdminRouter {
   moves: number;
 }
 
+/** Where AdminConsole hands the router to the screens. */
 export const RouterContext = createContext<AdminRouter | null>(null);
 
+/** The admin router, for a screen or a link inside AdminConsole. */
 export function useRouter(): AdminRouter {
   const router = useContext(RouterContext);
   if (!router) throw new Error('useRouter outside the admin app');

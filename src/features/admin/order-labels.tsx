@@ -1,6 +1,6 @@
 import type { OrderStatus } from '../orders/order-status.ts';
 
-// ── Order bits ───────────────────────────────────────────────────────────────────────────────
+/** How the admin screens name an order's state: the list, its filter, the detail and the dashboard. */
 
 /** Each status in words: the badge says Processing for three of them, the admin needs to know which. */
 export const STATUS_LABELS: Record<OrderStatus, string> = {

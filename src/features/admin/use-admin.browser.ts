@@ -1,20 +1,37 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AnswerOf, Endpoint } from '../../lib/api-contract.ts';
 import { ApiRequestError, type CallOptions, callApi } from '../../lib/api-client.browser.ts';
 import { $adminDenied } from './admin-access.browser.ts';
 
 /**
- * The admin island's calls: every one through the contract (callApi), and a 401 or 403 from
- * any of them (the session ended, or the role was taken away) turns the whole page into the
- * Access Denied message.
+ * The admin island's calls: every one through the contract (callApi). A permission refusal
+ * from any of them turns the whole page into the Access Denied message; any other refusal is
+ * the screen's to show (adminErrorMessage).
  */
 export { $adminDenied };
 
+/**
+ * Whether a refusal says the admin may not be here at all: a 401 (the session ended) or the
+ * Worker's 403 `forbidden` (the role was taken away, or a request that did not come from the
+ * store's pages). A refused move (409) or any other 403 is about one action, not about access.
+ */
+export function deniedAccess(error: unknown): 401 | 403 | null {
+  return error instanceof ApiRequestError ? refusedAccess(error.status, error.code) : null;
+}
+
+/** deniedAccess for an answer read by hand (the image upload sends a file, not JSON). */
+export function refusedAccess(status: number, code: string): 401 | 403 | null {
+  if (status === 401) return 401;
+  if (status === 403 && code === 'forbidden') return 403;
+  return null;
+}
+
+/** Calls an admin endpoint; a permission refusal (deniedAccess) also shows Access Denied before it throws. */
 export async function adminCall<E extends Endpoint>(endpoint: E, options: CallOptions<E> = {}): Promise<AnswerOf<E>> {
   try {
     return await callApi(endpoint, options);
   } catch (error) {
-    if (error instanceof ApiRequestError && (error.status === 401 || error.status === 403)) $adminDenied.set(error.status);
+    const denied = deniedAccess(error);
+    if (denied) $adminDenied.set(denied);
     throw error;
   }
 }
@@ -30,40 +47,7 @@ export function adminErrorMessage(error: unknown, fallback = 'Something went wro
   return fallback;
 }
 
-export type Loaded<T> = { state: 'loading' } | { state: 'ready'; data: T } | { state: 'failed'; message: string };
-
-/**
- * Loads what a screen shows, again whenever `key` changes (its route) or `reload()` is called;
- * an answer to an older request is dropped. `set` replaces the data (a move answered with the
- * order as it now is).
- */
-export function useAdminData<T>(load: (signal: AbortSignal) => Promise<T>, key: string) {
-  const [loaded, setLoaded] = useState<Loaded<T>>({ state: 'loading' });
-  const [attempt, setAttempt] = useState(0);
-  const loadRef = useRef(load);
-  loadRef.current = load;
-  const lastKey = useRef(key);
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: key and attempt force a new load; load is read through its ref
-  useEffect(() => {
-    const controller = new AbortController();
-    // Another page or filter: show it loading. The same one again (reload): keep what shows until the answer.
-    const sameKey = lastKey.current === key;
-    lastKey.current = key;
-    setLoaded((current) => (sameKey && current.state === 'ready' ? current : { state: 'loading' }));
-    loadRef.current(controller.signal).then(
-      (data) => {
-        if (!controller.signal.aborted) setLoaded({ state: 'ready', data });
-      },
-      (error: unknown) => {
-        if (!controller.signal.aborted)
-          setLoaded({ state: 'failed', message: adminErrorMessage(error, 'We could not load this. Please try again.') });
-      },
-    );
-    return () => controller.abort();
-  }, [key, attempt]);
-
-  const reload = useCallback(() => setAttempt((n) => n + 1), []);
-  const set = useCallback((data: T) => setLoaded({ state: 'ready', data }), []);
-  return { loaded, reload, set };
+/** What a screen that could not load its data says (useLoaded's `errorMessage` for every admin screen). */
+export function adminLoadFailed(error: unknown): string {
+  return adminErrorMessage(error, 'We could not load this. Please try again.');
 }

@@ -113,7 +113,7 @@ export function DetailsStep({ form, onSubmit, problem, holdLimit, busy, cartEmpt
             autoComplete="address-level1"
             required
             placeholder="Choose your state"
-            options={NIGERIAN_STATES}
+            choices={NIGERIAN_STATES}
           />
         </>
       )}

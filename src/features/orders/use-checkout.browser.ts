@@ -172,7 +172,7 @@ export function useCheckout({ items, onClose, onCartOutdated }: Options) {
     if (HOLD_LIMITS.includes(error.code)) {
       setHoldLimit(error.message);
       // The contact that is over its limit is marked on the form; a product's line is in the message.
-      showServerIssues(form, error.issues, 'customer.');
+      showServerIssues(form, error.issues, { prefix: 'customer.' });
       return;
     }
     if (error.code === 'out_of_stock' || error.code === 'price_changed') {
@@ -181,7 +181,7 @@ export function useCheckout({ items, onClose, onCartOutdated }: Options) {
       return;
     }
     if (error.status === 400) {
-      const other = showServerIssues(form, error.issues, 'customer.');
+      const other = showServerIssues(form, error.issues, { prefix: 'customer.' });
       if (other.length) {
         setProblem(other.map((i) => i.message));
         onCartOutdated();

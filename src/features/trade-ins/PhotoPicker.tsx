@@ -1,5 +1,6 @@
 import { ImageIcon } from 'lucide-react';
 import { type Ref, useState } from 'react';
+import { FileField } from '../forms/Field.tsx';
 import { MAX_PHOTO_BYTES, MAX_TRADE_IN_PHOTOS, PHOTO_TYPES } from './trade-in.ts';
 import { type PreparedPhoto, preparePhoto } from './photos.browser.ts';
 
@@ -47,42 +48,29 @@ export function PhotoPicker({
   const shown = [...problems, ...(serverProblem ? [serverProblem] : [])];
   return (
     <div className="photo-picker">
-      <div className="field">
-        <label htmlFor="trade-in-photos">Add photos</label>
-        <p id="trade-in-photos-hint" className="field-hint muted">
-          Up to {MAX_TRADE_IN_PHOTOS} photos (JPEG, PNG or WebP, {Math.round(MAX_PHOTO_BYTES / 1024 / 1024)} MB each): the front,
-          the back and any damage. Large photos are made smaller before sending.
-        </p>
-        <input
-          id="trade-in-photos"
-          ref={inputRef}
-          className="input photo-picker__input"
-          type="file"
-          accept={PHOTO_TYPES.join(',')}
-          multiple
-          disabled={disabled || room <= 0}
-          aria-invalid={shown.length ? true : undefined}
-          aria-describedby={`trade-in-photos-hint${shown.length ? ' trade-in-photos-error' : ''}`}
-          onChange={(event) => {
-            const files = Array.from(event.target.files ?? []);
-            // Empty it, so choosing the same file again (after removing it) is a change too.
-            event.target.value = '';
-            if (files.length) void add(files);
-          }}
-        />
-        <div id="trade-in-photos-error" className="photo-picker__problems" role="alert">
-          {shown.map((problem) => (
-            <p key={problem} className="field-error">
-              {problem}
-            </p>
-          ))}
-        </div>
+      <FileField
+        id="trade-in-photos"
+        label="Add photos"
+        hint={`Up to ${MAX_TRADE_IN_PHOTOS} photos (JPEG, PNG or WebP, ${Math.round(MAX_PHOTO_BYTES / 1024 / 1024)} MB each): the front, the back and any damage. Large photos are made smaller before sending.`}
+        problems={shown}
+        inputRef={inputRef}
+        className="photo-picker__input"
+        accept={PHOTO_TYPES.join(',')}
+        multiple
+        disabled={disabled || room <= 0}
+        onChange={(event) => {
+          const files = Array.from(event.target.files ?? []);
+          // Empty it, so choosing the same file again (after removing it) is a change too.
+          event.target.value = '';
+          if (files.length) void add(files);
+        }}
+      >
         <p className="photo-picker__count muted" aria-live="polite">
           {preparing > 0
             ? 'Preparing your photos…'
             : `${photos.length} of ${MAX_TRADE_IN_PHOTOS} photos added${photos.length === MAX_TRADE_IN_PHOTOS ? ' (the most you can send)' : ''}.`}
         </p>
-      </div>
+      </FileField>
       {photos.length > 0 && (
         <ul className="photo-picker__list" aria-label="Your photos">
           {photos.map((photo, index) => (

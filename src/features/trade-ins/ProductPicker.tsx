@@ -3,6 +3,7 @@ import { type UseFormReturn, useController } from 'react-hook-form';
 import { formatNaira } from '../../lib/money.ts';
 import { fetchProductPage } from '../catalogue/api-client.browser.ts';
 import type { Product } from '../catalogue/product.ts';
+import { described, FieldFrame, fieldMessage } from '../forms/Field.tsx';
 import type { TradeInRequest } from './trade-in.ts';
 import type { TradeInFormValues } from './trade-in-form.ts';
 
@@ -90,8 +91,7 @@ export function ProductPicker({
       ? fieldState.error.message
       : 'Please search for and choose the product you want'
     : undefined;
-  const variantError =
-    form.formState.errors.want && 'variant' in form.formState.errors.want ? form.formState.errors.want.variant : undefined;
+  const variantMessage = fieldMessage(form, 'want.variant');
 
   if (chosen) {
     const price = chosenPrice(chosen, variant);
@@ -112,8 +112,7 @@ export function ProductPicker({
           </div>
         </div>
         {chosen.variants.length > 1 && (
-          <div className="field">
-            <label htmlFor="trade-in-variant">{variantLabel}</label>
+          <FieldFrame id="trade-in-variant" label={variantLabel} message={variantMessage}>
             <select
               id="trade-in-variant"
               className="input"
@@ -122,8 +121,7 @@ export function ProductPicker({
                 form.register('want.variant').ref(element);
                 variantRef.current = element;
               }}
-              aria-invalid={variantError ? true : undefined}
-              aria-describedby={variantError ? 'trade-in-variant-error' : undefined}
+              {...described('trade-in-variant', undefined, variantMessage)}
             >
               <option value="">Choose the {variantLabel.toLowerCase()}</option>
               {chosen.variants.map((v) => (
@@ -133,12 +131,7 @@ export function ProductPicker({
                 </option>
               ))}
             </select>
-            {variantError?.message && (
-              <p id="trade-in-variant-error" className="field-error">
-                {variantError.message}
-              </p>
-            )}
-          </div>
+          </FieldFrame>
         )}
         {productMessage && <p className="field-error">{productMessage}</p>}
         <button type="button" className="btn btn-outline" ref={changeRef} onClick={() => choose(null)}>
@@ -150,8 +143,7 @@ export function ProductPicker({
 
   return (
     <div className="product-picker">
-      <div className="field">
-        <label htmlFor="trade-in-product-search">Search for the product you want</label>
+      <FieldFrame id="trade-in-product-search" label="Search for the product you want" message={productMessage}>
         <div className="product-picker__search">
           <input
             id="trade-in-product-search"
@@ -172,19 +164,13 @@ export function ProductPicker({
                 runSearch(q);
               }
             }}
-            aria-invalid={productMessage ? true : undefined}
-            aria-describedby={productMessage ? 'trade-in-product-error' : undefined}
+            {...described('trade-in-product-search', undefined, productMessage)}
           />
           <button type="button" className="btn btn-outline" onClick={() => runSearch(q)}>
             Search
           </button>
         </div>
-        {productMessage && (
-          <p id="trade-in-product-error" className="field-error">
-            {productMessage}
-          </p>
-        )}
-      </div>
+      </FieldFrame>
       <p className="product-picker__status muted" role="status">
         {search.state === 'searching'
           ? 'Searching…'

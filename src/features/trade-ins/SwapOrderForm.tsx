@@ -87,7 +87,7 @@ export function SwapOrderForm({
         if (error.status === 400 && error.issues.length) {
           // The details' issues go onto their fields; anything else (the product, the request) is said here.
           setMessage(
-            showServerIssues(form, error.issues, 'customer.')
+            showServerIssues(form, error.issues, { prefix: 'customer.' })
               .map((i) => i.message)
               .join(' '),
           );
@@ -186,7 +186,7 @@ export function SwapOrderForm({
               autoComplete="address-level1"
               required
               placeholder="Choose your state"
-              options={NIGERIAN_STATES}
+              choices={NIGERIAN_STATES}
             />
           </div>
         </>

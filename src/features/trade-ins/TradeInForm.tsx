@@ -8,7 +8,7 @@ import { loadSession } from '../account/session.browser.ts';
 import { CATEGORIES } from '../catalogue/categories.ts';
 import type { Product } from '../catalogue/product.ts';
 import { useHydrated } from '../catalogue/use-hydrated.browser.ts';
-import { SelectField, TextField } from '../forms/Field.tsx';
+import { RadioGroupField, SelectField, TextareaField, TextField } from '../forms/Field.tsx';
 import { formatNigerianPhone, NIGERIAN_STATES } from '../orders/nigeria.ts';
 import { isOffline } from '../pwa/connection.browser.ts';
 import { submitTradeIn } from './api-client.browser.ts';
@@ -27,7 +27,6 @@ import {
 } from './trade-in.ts';
 import { EMPTY_TRADE_IN_FORM, TRADE_IN_FIELD_ORDER, type TradeInFormValues, tradeInFieldOf } from './trade-in-form.ts';
 import { rememberTradeIn } from './trade-in-store.browser.ts';
-import { ChoiceGroup, OptionsField, TextAreaField } from './TradeInFields.tsx';
 import './trade-ins.css';
 
 const CATEGORY_OPTIONS = CATEGORIES.map((c) => ({ value: c.id, label: c.label }));
@@ -219,22 +218,22 @@ export default function TradeInForm() {
         <section className="trade-in-form__section" aria-labelledby="trade-in-device-title">
           <h3 id="trade-in-device-title">Your device</h3>
           <div className="trade-in-form__pair">
-            <OptionsField
+            <SelectField
               form={form}
               name="device.category"
               id="trade-in-category"
               label="Type of device"
               placeholder="Choose the type"
-              options={CATEGORY_OPTIONS}
+              choices={CATEGORY_OPTIONS}
               required
             />
-            <OptionsField
+            <SelectField
               form={form}
               name="device.brand"
               id="trade-in-brand"
               label="Brand"
               placeholder="Choose the brand"
-              options={BRAND_OPTIONS}
+              choices={BRAND_OPTIONS}
               required
             />
           </div>
@@ -264,35 +263,35 @@ export default function TradeInForm() {
         <section className="trade-in-form__section" aria-labelledby="trade-in-condition-title">
           <h3 id="trade-in-condition-title">Its condition</h3>
           {QUESTIONS.slice(0, 3).map(([question, text]) => (
-            <ChoiceGroup
+            <RadioGroupField
               key={question}
-              control={form.control}
+              form={form}
               name={`condition.${question}`}
               id={`trade-in-${question}`}
-              legend={text}
-              options={YES_NO}
+              label={text}
+              choices={YES_NO}
               className="choice-group--inline"
             />
           ))}
-          <ChoiceGroup
-            control={form.control}
+          <RadioGroupField
+            form={form}
             name="condition.batteryHealth"
             id="trade-in-battery"
-            legend="Battery health (Settings › Battery on most phones)"
-            options={BATTERY_OPTIONS}
+            label="Battery health (Settings › Battery on most phones)"
+            choices={BATTERY_OPTIONS}
           />
           {QUESTIONS.slice(3).map(([question, text]) => (
-            <ChoiceGroup
+            <RadioGroupField
               key={question}
-              control={form.control}
+              form={form}
               name={`condition.${question}`}
               id={`trade-in-${question}`}
-              legend={text}
-              options={YES_NO}
+              label={text}
+              choices={YES_NO}
               className="choice-group--inline"
             />
           ))}
-          <TextAreaField
+          <TextareaField
             form={form}
             name="condition.notes"
             id="trade-in-notes"
@@ -319,13 +318,7 @@ export default function TradeInForm() {
 
         <section className="trade-in-form__section" aria-labelledby="trade-in-want-title">
           <h3 id="trade-in-want-title">What you want for it</h3>
-          <ChoiceGroup
-            control={form.control}
-            name="want.kind"
-            id="trade-in-want"
-            legend="Cash or a swap?"
-            options={WANT_OPTIONS}
-          />
+          <RadioGroupField form={form} name="want.kind" id="trade-in-want" label="Cash or a swap?" choices={WANT_OPTIONS} />
           {kind === 'swap' && <ProductPicker form={form} chosen={product} onChoose={setProduct} />}
         </section>
 
@@ -363,7 +356,7 @@ export default function TradeInForm() {
               label="State"
               autoComplete="address-level1"
               placeholder="Choose your state"
-              options={NIGERIAN_STATES}
+              choices={NIGERIAN_STATES}
               required
             />
           </div>

@@ -1,5 +1,7 @@
-import { AccountShell, LoadedData } from '../account/AccountShell.tsx';
-import { useAccountData } from '../account/use-account.browser.ts';
+import { AccountShell } from '../account/AccountShell.tsx';
+import { accountLoadFailed } from '../account/use-account.browser.ts';
+import { LoadedView } from '../loaded/LoadedView.tsx';
+import { useLoaded } from '../loaded/use-loaded.browser.ts';
 import { myTradeIns } from './api-client.browser.ts';
 import type { TradeInView } from './trade-in.ts';
 import TradeInCard from './TradeInCard.tsx';
@@ -14,7 +16,7 @@ export default function TradeInsPage() {
 }
 
 function TradeIns() {
-  const { loaded, update, retry } = useAccountData((signal) => myTradeIns(signal), true);
+  const { loaded, update, reload: retry } = useLoaded((signal) => myTradeIns(signal), { errorMessage: accountLoadFailed });
   const replace = (tradeIn: TradeInView) => update((all) => all.map((t) => (t.reference === tradeIn.reference ? tradeIn : t)));
   const reload = async (reference: string) => {
     const fresh = (await myTradeIns()).find((t) => t.reference === reference);
@@ -22,7 +24,7 @@ function TradeIns() {
     return fresh;
   };
   return (
-    <LoadedData loaded={loaded} what="your trade-ins" retry={retry}>
+    <LoadedView loaded={loaded} what="your trade-ins" retry={retry} look="account">
       {(tradeIns) =>
         tradeIns.length === 0 ? (
           <div className="card account__empty">
@@ -42,6 +44,6 @@ function TradeIns() {
           </ul>
         )
       }
-    </LoadedData>
+    </LoadedView>
   );
 }
