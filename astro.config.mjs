@@ -127,8 +127,12 @@ function zodJitlessInBrowser() {
 
 export default defineConfig({
   site,
-  // Every page is pre-rendered; the one Worker (functions/worker.ts) serves /api/* and
-  // hands the rest to the adapter, which serves the pre-rendered files and the 404 page.
+  // Pages are pre-rendered unless they say `export const prerender = false`: the listing
+  // (/products), the cart (/cart and POST /cart/add), /product/{id} for a product with no
+  // pre-rendered page, and the newsletter's confirm and unsubscribe pages render on demand
+  // in the Worker (docs/decisions/016). Cloudflare serves the pre-rendered files before the
+  // Worker runs; the one Worker (functions/worker.ts) answers /api/* and hands the paths with
+  // no file to the adapter, which renders those pages and the 404 page.
   output: 'static',
   // BUILD_DIR lets two builds of one checkout coexist (a test run and a benchmark, say);
   // scripts/serve.ts serves the same folder.
