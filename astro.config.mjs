@@ -91,7 +91,7 @@ function pwa() {
         'logo192.png',
         'favicon.svg',
       ],
-      // The admin's chunks (src/features/admin: AdminApp, AdminConsole, admin-*.browser, the chart)
+      // The admin's chunks (AdminApp, AdminConsole with the features' admin screens, admin-*.browser, the chart)
       // are for /admin only: never downloaded into a shopper's cache.
       globIgnores: ['**/node_modules/**', 'sw.js', 'workbox-*.js', '_astro/Admin*', '_astro/admin*', '_astro/chart.browser*'],
       // The cart renders in the Worker (it shows lines added without JavaScript), so it has no

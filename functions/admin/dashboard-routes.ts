@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { adminApi } from '../../src/features/admin/admin-api.ts';
+import { adminDashboardApi } from '../../src/features/admin/admin-api.ts';
 import { loadDashboard } from './dashboard.ts';
 import type { SignedInEnv } from '../accounts/session.ts';
 import { reply } from '../platform/reply.ts';
@@ -9,6 +9,6 @@ import { at } from '../platform/routing.ts';
 export const ADMIN_DASHBOARD_BASE = '/api/admin/dashboard';
 
 /** GET /api/admin/dashboard (behind requireAdmin, functions/admin/routes.ts). */
-export const adminDashboardRoute = new Hono<SignedInEnv>().get(at(ADMIN_DASHBOARD_BASE, adminApi.dashboard), async (c) =>
-  reply(c, adminApi.dashboard, await loadDashboard(c.var.db, c.var.config)),
+export const adminDashboardRoute = new Hono<SignedInEnv>().get(at(ADMIN_DASHBOARD_BASE, adminDashboardApi.dashboard), async (c) =>
+  reply(c, adminDashboardApi.dashboard, await loadDashboard(c.var.db, c.var.config)),
 );

@@ -1,6 +1,10 @@
 import { and, asc, count, eq, getTableColumns, like, notInArray, or, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { AdminProductDetail, AdminProductSummary, adminProductQuerySchema } from '../../src/features/admin/admin-api.ts';
+import type {
+  AdminProductDetail,
+  adminProductQuerySchema,
+  AdminProductSummary,
+} from '../../src/features/catalogue/admin/admin-product-api.ts';
 import { type Product, type ProductInput, productFromFields, variantIdFromLabel } from '../../src/features/catalogue/product.ts';
 import { plainNaira } from '../../src/lib/money.ts';
 import type { Db } from '../platform/db.ts';

@@ -1,11 +1,11 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import {
-  adminApi,
+  adminProductApi,
   adminProductQuerySchema,
   createProductSchema,
   updateProductSchema,
-} from '../../src/features/admin/admin-api.ts';
+} from '../../src/features/catalogue/admin/admin-product-api.ts';
 import { productIdSchema } from '../../src/features/catalogue/product.ts';
 import { adminProductDetail, createProduct, deleteProduct, listAdminProducts, updateProduct } from './admin-products.ts';
 import type { SignedInEnv } from '../accounts/session.ts';
@@ -15,7 +15,7 @@ import { at } from '../platform/routing.ts';
 
 const idParam = validate('param', z.object({ id: productIdSchema }));
 
-/** Where the admin router mounts this one (functions/admin/routes.ts): each route's path is its contract's (src/features/admin/admin-api.ts). */
+/** Where the admin router mounts this one (functions/admin/routes.ts): each route's path is its contract's (src/features/catalogue/admin/admin-product-api.ts). */
 export const ADMIN_PRODUCTS_BASE = '/api/admin/products';
 
 /**
@@ -23,23 +23,23 @@ export const ADMIN_PRODUCTS_BASE = '/api/admin/products';
  * admin router has checked the admin (c.var.user) and, for writes, the origin.
  */
 export const adminProductsRoute = new Hono<SignedInEnv>()
-  .get(at(ADMIN_PRODUCTS_BASE, adminApi.products), validate('query', adminProductQuerySchema), async (c) => {
-    return reply(c, adminApi.products, await listAdminProducts(c.var.db, c.req.valid('query')));
+  .get(at(ADMIN_PRODUCTS_BASE, adminProductApi.products), validate('query', adminProductQuerySchema), async (c) => {
+    return reply(c, adminProductApi.products, await listAdminProducts(c.var.db, c.req.valid('query')));
   })
-  .get(at(ADMIN_PRODUCTS_BASE, adminApi.product), idParam, async (c) => {
-    return reply(c, adminApi.product, await adminProductDetail(c.var.db, c.req.valid('param').id));
+  .get(at(ADMIN_PRODUCTS_BASE, adminProductApi.product), idParam, async (c) => {
+    return reply(c, adminProductApi.product, await adminProductDetail(c.var.db, c.req.valid('param').id));
   })
-  .post(at(ADMIN_PRODUCTS_BASE, adminApi.createProduct), validate('json', createProductSchema), async (c) => {
-    return reply(c, adminApi.createProduct, await createProduct(c.var.db, c.var.user, c.req.valid('json')), 201);
+  .post(at(ADMIN_PRODUCTS_BASE, adminProductApi.createProduct), validate('json', createProductSchema), async (c) => {
+    return reply(c, adminProductApi.createProduct, await createProduct(c.var.db, c.var.user, c.req.valid('json')), 201);
   })
-  .put(at(ADMIN_PRODUCTS_BASE, adminApi.updateProduct), idParam, validate('json', updateProductSchema), async (c) => {
+  .put(at(ADMIN_PRODUCTS_BASE, adminProductApi.updateProduct), idParam, validate('json', updateProductSchema), async (c) => {
     // The path names the product: an id in the body (like rating, reviews or archived) changes nothing;
     // catalogueRating and catalogueReviews set its history, which its reviews here are added to.
     const { version, ...input } = c.req.valid('json');
     const { id } = c.req.valid('param');
-    return reply(c, adminApi.updateProduct, await updateProduct(c.var.db, c.var.user, id, input, version));
+    return reply(c, adminProductApi.updateProduct, await updateProduct(c.var.db, c.var.user, id, input, version));
   })
-  .delete(at(ADMIN_PRODUCTS_BASE, adminApi.deleteProduct), idParam, async (c) => {
+  .delete(at(ADMIN_PRODUCTS_BASE, adminProductApi.deleteProduct), idParam, async (c) => {
     const outcome = await deleteProduct(c.var.db, c.var.user, c.req.valid('param').id);
-    return reply(c, adminApi.deleteProduct, { outcome });
+    return reply(c, adminProductApi.deleteProduct, { outcome });
   });

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { adminApi, subscriberQuerySchema } from '../../src/features/admin/admin-api.ts';
+import { adminSubscriberApi, subscriberQuerySchema } from '../../src/features/newsletter/admin/admin-subscriber-api.ts';
 import { exportFileName, listSubscribers, removeSubscriber, subscribersCsv } from './admin.ts';
 import type { SignedInEnv } from '../accounts/session.ts';
 import { reply } from '../platform/reply.ts';
@@ -16,7 +16,7 @@ const idParam = z.object({
 /** /api/admin/subscribers (behind requireAdmin): the list, the CSV export, and removing one. */
 export const adminSubscribersRoute = new Hono<SignedInEnv>()
   .get('/', validate('query', subscriberQuerySchema), async (c) =>
-    reply(c, adminApi.subscribers, await listSubscribers(c.var.db, c.req.valid('query'))),
+    reply(c, adminSubscriberApi.subscribers, await listSubscribers(c.var.db, c.req.valid('query'))),
   )
   .get('/export', async (c) =>
     c.body(await subscribersCsv(c.var.db, c.var.config), 200, {
@@ -26,5 +26,5 @@ export const adminSubscribersRoute = new Hono<SignedInEnv>()
   )
   .delete('/:id', validate('param', idParam), async (c) => {
     await removeSubscriber(c.var.db, c.var.user, c.req.valid('param').id);
-    return reply(c, adminApi.removeSubscriber, { removed: true });
+    return reply(c, adminSubscriberApi.removeSubscriber, { removed: true });
   });

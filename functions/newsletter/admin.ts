@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { subscriberQuerySchema } from '../../src/features/admin/admin-api.ts';
+import type { subscriberQuerySchema } from '../../src/features/newsletter/admin/admin-subscriber-api.ts';
 import type { Db } from '../platform/db.ts';
 import { adminAudit, newsletterSubscribers, type UserRow } from '../platform/schema.ts';
 import type { Config } from '../env.ts';

@@ -1,5 +1,9 @@
 import type { z } from 'zod';
-import type { cancelOrderSchema, confirmPaymentSchema, shipOrderSchema } from '../../src/features/admin/admin-api.ts';
+import type {
+  cancelOrderSchema,
+  confirmPaymentSchema,
+  shipOrderSchema,
+} from '../../src/features/orders/admin/admin-order-api.ts';
 import type { OrderEvent } from '../../src/features/orders/order-status.ts';
 import { formatNaira, nairaToKobo } from '../../src/lib/money.ts';
 import { auditStatement, type Changes } from '../platform/audit.ts';

@@ -1,13 +1,13 @@
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import {
-  adminApi,
+  adminOrderApi,
   adminOrderQuerySchema,
   cancelOrderSchema,
   confirmPaymentSchema,
   deliverOrderSchema,
   shipOrderSchema,
-} from '../../src/features/admin/admin-api.ts';
+} from '../../src/features/orders/admin/admin-order-api.ts';
 import { orderLookupSchema } from '../../src/features/orders/checkout.ts';
 import { listOrders, moveOrder, orderDetail } from './admin.ts';
 import type { AdminMove } from './admin-moves.ts';
@@ -20,7 +20,7 @@ import { at } from '../platform/routing.ts';
 const numberParam = validate('param', z.object({ number: orderLookupSchema.shape.number }));
 
 /** The admin's moves' contracts: each answers with the order as it now is. */
-type MoveEndpoint = (typeof adminApi)['confirmPayment' | 'ship' | 'deliver' | 'cancel'];
+type MoveEndpoint = (typeof adminOrderApi)['confirmPayment' | 'ship' | 'deliver' | 'cancel'];
 
 /** An admin's move on the order `number` (functions/orders/admin.ts), its e-mail sent after the answer. */
 async function move(c: Context<SignedInEnv>, endpoint: MoveEndpoint, number: string, action: AdminMove) {
@@ -29,7 +29,7 @@ async function move(c: Context<SignedInEnv>, endpoint: MoveEndpoint, number: str
   return reply(c, endpoint, detail);
 }
 
-/** Where the admin router mounts this one (functions/admin/routes.ts): each route's path is its contract's (src/features/admin/admin-api.ts). */
+/** Where the admin router mounts this one (functions/admin/routes.ts): each route's path is its contract's (src/features/orders/admin/admin-order-api.ts). */
 export const ADMIN_ORDERS_BASE = '/api/admin/orders';
 
 /**
@@ -38,21 +38,21 @@ export const ADMIN_ORDERS_BASE = '/api/admin/orders';
  * `order_changed` otherwise) and answered with the order as it now is.
  */
 export const adminOrdersRoute = new Hono<SignedInEnv>()
-  .get(at(ADMIN_ORDERS_BASE, adminApi.orders), validate('query', adminOrderQuerySchema), async (c) =>
-    reply(c, adminApi.orders, await listOrders(c.var.db, c.var.config, c.req.valid('query'))),
+  .get(at(ADMIN_ORDERS_BASE, adminOrderApi.orders), validate('query', adminOrderQuerySchema), async (c) =>
+    reply(c, adminOrderApi.orders, await listOrders(c.var.db, c.var.config, c.req.valid('query'))),
   )
-  .get(at(ADMIN_ORDERS_BASE, adminApi.order), numberParam, async (c) =>
-    reply(c, adminApi.order, await orderDetail(c.var.db, c.var.config, c.req.valid('param').number)),
+  .get(at(ADMIN_ORDERS_BASE, adminOrderApi.order), numberParam, async (c) =>
+    reply(c, adminOrderApi.order, await orderDetail(c.var.db, c.var.config, c.req.valid('param').number)),
   )
-  .post(at(ADMIN_ORDERS_BASE, adminApi.confirmPayment), numberParam, validate('json', confirmPaymentSchema), (c) =>
-    move(c, adminApi.confirmPayment, c.req.valid('param').number, { action: 'confirm_payment', body: c.req.valid('json') }),
+  .post(at(ADMIN_ORDERS_BASE, adminOrderApi.confirmPayment), numberParam, validate('json', confirmPaymentSchema), (c) =>
+    move(c, adminOrderApi.confirmPayment, c.req.valid('param').number, { action: 'confirm_payment', body: c.req.valid('json') }),
   )
-  .post(at(ADMIN_ORDERS_BASE, adminApi.ship), numberParam, validate('json', shipOrderSchema), (c) =>
-    move(c, adminApi.ship, c.req.valid('param').number, { action: 'ship', body: c.req.valid('json') }),
+  .post(at(ADMIN_ORDERS_BASE, adminOrderApi.ship), numberParam, validate('json', shipOrderSchema), (c) =>
+    move(c, adminOrderApi.ship, c.req.valid('param').number, { action: 'ship', body: c.req.valid('json') }),
   )
-  .post(at(ADMIN_ORDERS_BASE, adminApi.deliver), numberParam, validate('json', deliverOrderSchema), (c) =>
-    move(c, adminApi.deliver, c.req.valid('param').number, { action: 'deliver', body: c.req.valid('json') }),
+  .post(at(ADMIN_ORDERS_BASE, adminOrderApi.deliver), numberParam, validate('json', deliverOrderSchema), (c) =>
+    move(c, adminOrderApi.deliver, c.req.valid('param').number, { action: 'deliver', body: c.req.valid('json') }),
   )
-  .post(at(ADMIN_ORDERS_BASE, adminApi.cancel), numberParam, validate('json', cancelOrderSchema), (c) =>
-    move(c, adminApi.cancel, c.req.valid('param').number, { action: 'cancel', body: c.req.valid('json') }),
+  .post(at(ADMIN_ORDERS_BASE, adminOrderApi.cancel), numberParam, validate('json', cancelOrderSchema), (c) =>
+    move(c, adminOrderApi.cancel, c.req.valid('param').number, { action: 'cancel', body: c.req.valid('json') }),
   );

@@ -1,6 +1,10 @@
 import { and, asc, count, desc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { AdminOrderDetail, AdminOrderSummary, adminOrderQuerySchema } from '../../src/features/admin/admin-api.ts';
+import type {
+  AdminOrderDetail,
+  adminOrderQuerySchema,
+  AdminOrderSummary,
+} from '../../src/features/orders/admin/admin-order-api.ts';
 import { expiresByClock, ORDER_STATUSES, type OrderStatus } from '../../src/features/orders/order-status.ts';
 import { adminSearch } from '../platform/admin-search.ts';
 import { auditTrail } from '../platform/audit.ts';

@@ -1,7 +1,7 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
-import { adminApi } from '../../src/features/admin/admin-api.ts';
+import { adminProductApi } from '../../src/features/catalogue/admin/admin-product-api.ts';
 import { tradeInApi } from '../../src/features/trade-ins/trade-in-api.ts';
 import { openDb, type Db } from './db.ts';
 import { readConfig, type Config } from '../env.ts';
@@ -14,7 +14,7 @@ import { API_CSP, PAGE_SECURITY_HEADERS } from './security-headers.ts';
  * admin's image upload (2 MB, functions/catalogue/admin-images.ts) and a trade-in request with its
  * photos (functions/trade-ins/photos.ts).
  */
-const LARGE_UPLOAD_PATHS: readonly string[] = [adminApi.uploadImage.path, tradeInApi.submit.path];
+const LARGE_UPLOAD_PATHS: readonly string[] = [adminProductApi.uploadImage.path, tradeInApi.submit.path];
 
 /**
  * Writes that other sites may send on purpose: a mailbox provider's RFC 8058 one-click

@@ -1,5 +1,5 @@
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
-import type { AuditEntry } from '../../src/features/admin/admin-api.ts';
+import type { AuditEntry } from '../../src/features/admin/admin-contract.ts';
 import type { Db } from './db.ts';
 import { adminAudit, type AuditEntity, type UserRow } from './schema.ts';
 

@@ -37,7 +37,7 @@ interface HistoryRow<Status, Actor> {
 }
 
 /**
- * The rows as the admin API shows them (src/features/admin/admin-api.ts): `by` is the mover's
+ * The rows as the admin contracts show them (src/features/<feature>/admin/admin-*-api.ts): `by` is the mover's
  * e-mail where `showsWho(actor)` (an order shows it for admins only, a trade-in for any
  * signed-in mover), null otherwise.
  */

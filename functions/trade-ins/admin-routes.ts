@@ -1,6 +1,10 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { adminApi, adminTradeInQuerySchema, moveTradeInSchema } from '../../src/features/admin/admin-api.ts';
+import {
+  adminTradeInApi,
+  adminTradeInQuerySchema,
+  moveTradeInSchema,
+} from '../../src/features/trade-ins/admin/admin-trade-in-api.ts';
 import { tradeInReferenceSchema } from '../../src/features/trade-ins/trade-in.ts';
 import { MAX_TRADE_IN_PHOTOS } from '../../src/features/trade-ins/trade-in.ts';
 import { listTradeIns, moveTradeInAsAdmin, tradeInDetail, tradeInPhoto } from './admin.ts';
@@ -19,23 +23,23 @@ const photoParam = referenceParam.extend({
     .max(MAX_TRADE_IN_PHOTOS, `At most ${MAX_TRADE_IN_PHOTOS} photos`),
 });
 
-/** Where the admin router mounts this one (functions/admin/routes.ts): each route's path is its contract's (src/features/admin/admin-api.ts). */
+/** Where the admin router mounts this one (functions/admin/routes.ts): each route's path is its contract's (src/features/trade-ins/admin/admin-trade-in-api.ts). */
 export const ADMIN_TRADE_INS_BASE = '/api/admin/trade-ins';
 
 /** /api/admin/trade-ins (behind requireAdmin): the queue, one request with its photos, and the admin's moves. */
 export const adminTradeInsRoute = new Hono<SignedInEnv>()
-  .get(at(ADMIN_TRADE_INS_BASE, adminApi.tradeIns), validate('query', adminTradeInQuerySchema), async (c) =>
-    reply(c, adminApi.tradeIns, await listTradeIns(c.var.db, c.req.valid('query'))),
+  .get(at(ADMIN_TRADE_INS_BASE, adminTradeInApi.tradeIns), validate('query', adminTradeInQuerySchema), async (c) =>
+    reply(c, adminTradeInApi.tradeIns, await listTradeIns(c.var.db, c.req.valid('query'))),
   )
-  .get(at(ADMIN_TRADE_INS_BASE, adminApi.tradeIn), validate('param', referenceParam), async (c) =>
-    reply(c, adminApi.tradeIn, await tradeInDetail(c.var.db, c.req.valid('param').reference)),
+  .get(at(ADMIN_TRADE_INS_BASE, adminTradeInApi.tradeIn), validate('param', referenceParam), async (c) =>
+    reply(c, adminTradeInApi.tradeIn, await tradeInDetail(c.var.db, c.req.valid('param').reference)),
   )
-  .get(at(ADMIN_TRADE_INS_BASE, adminApi.tradeInPhoto), validate('param', photoParam), async (c) => {
+  .get(at(ADMIN_TRADE_INS_BASE, adminTradeInApi.tradeInPhoto), validate('param', photoParam), async (c) => {
     const { reference, index } = c.req.valid('param');
     return tradeInPhoto(c.var.db, c.env.IMAGES, reference, index);
   })
   .post(
-    at(ADMIN_TRADE_INS_BASE, adminApi.moveTradeIn),
+    at(ADMIN_TRADE_INS_BASE, adminTradeInApi.moveTradeIn),
     validate('param', referenceParam),
     validate('json', moveTradeInSchema),
     async (c) => {
@@ -47,6 +51,6 @@ export const adminTradeInsRoute = new Hono<SignedInEnv>()
         c.req.valid('json'),
       );
       deliverEmailsLater(c);
-      return reply(c, adminApi.moveTradeIn, detail);
+      return reply(c, adminTradeInApi.moveTradeIn, detail);
     },
   );

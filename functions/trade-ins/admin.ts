@@ -2,10 +2,10 @@ import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type {
   AdminTradeInDetail,
-  AdminTradeInSummary,
   adminTradeInQuerySchema,
+  AdminTradeInSummary,
   moveTradeInSchema,
-} from '../../src/features/admin/admin-api.ts';
+} from '../../src/features/trade-ins/admin/admin-trade-in-api.ts';
 import { TRADE_IN_STATUSES, type TradeInStatus } from '../../src/features/trade-ins/trade-in-status.ts';
 import { nairaToKobo } from '../../src/lib/money.ts';
 import type { Db } from '../platform/db.ts';
@@ -20,7 +20,7 @@ import { auditTrail } from '../platform/audit.ts';
 import { historyEntries, historyQuery } from '../platform/history.ts';
 import { adminSearch } from '../platform/admin-search.ts';
 
-/** The admin's trade-in queue (src/features/admin/admin-api.ts, "Trade-ins"). */
+/** The admin's trade-in queue (src/features/trade-ins/admin/admin-trade-in-api.ts). */
 
 export const ADMIN_TRADE_INS_PAGE_SIZE = 20;
 

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { dashboardSchema, type Dashboard } from '../../src/features/admin/admin-api.ts';
+import { type Dashboard, dashboardSchema } from '../../src/features/admin/admin-api.ts';
 import type { Browser } from './account-helpers.ts';
 import { signedInAdmin } from './admin-helpers.ts';
 import { postJson } from './client.ts';

@@ -1,6 +1,10 @@
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { adminOrderDetailSchema, adminOrderListSchema, type AdminOrderDetail } from '../../src/features/admin/admin-api.ts';
+import {
+  type AdminOrderDetail,
+  adminOrderDetailSchema,
+  adminOrderListSchema,
+} from '../../src/features/orders/admin/admin-order-api.ts';
 import { ORDER_STATUSES } from '../../src/features/orders/order-status.ts';
 import type { OrderView, PlacedOrder } from '../../src/features/orders/order-view.ts';
 import { formatNaira } from '../../src/lib/money.ts';

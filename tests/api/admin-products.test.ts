@@ -1,7 +1,8 @@
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { safeParse } from 'zod/mini';
-import { type AdminProductDetail, adminApi } from '../../src/features/admin/admin-api.ts';
+import { adminApi } from '../../src/features/admin/admin-api.ts';
+import type { AdminProductDetail } from '../../src/features/catalogue/admin/admin-product-api.ts';
 import type { Endpoint } from '../../src/lib/api-contract.ts';
 import type { Product, ProductInputDraft } from '../../src/features/catalogue/product.ts';
 import type { Quote } from '../../src/features/orders/pricing.ts';

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { subscriberListSchema } from '../../src/features/admin/admin-api.ts';
+import { subscriberListSchema } from '../../src/features/newsletter/admin/admin-subscriber-api.ts';
 import type { Browser } from './account-helpers.ts';
 import { send, signedInAdmin } from './admin-helpers.ts';
 import { postJson, type ErrorJson } from './client.ts';

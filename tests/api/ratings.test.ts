@@ -1,7 +1,8 @@
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { catalogueSeedSql } from '../../functions/catalogue/seed-rows.ts';
-import { type AdminProductDetail, adminApi } from '../../src/features/admin/admin-api.ts';
+import { adminApi } from '../../src/features/admin/admin-api.ts';
+import type { AdminProductDetail } from '../../src/features/catalogue/admin/admin-product-api.ts';
 import { accountApi } from '../../src/features/account/account-api.ts';
 import { productSchema } from '../../src/features/catalogue/product.ts';
 import { Browser, newEmail, signedInUser } from './account-helpers.ts';

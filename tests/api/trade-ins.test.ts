@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sweepOrphanPhotos } from '../../functions/trade-ins/photos.ts';
 import { openDb } from '../../functions/platform/db.ts';
-import type { AdminTradeInDetail } from '../../src/features/admin/admin-api.ts';
+import type { AdminTradeInDetail } from '../../src/features/trade-ins/admin/admin-trade-in-api.ts';
 import type { PlacedOrder } from '../../src/features/orders/order-view.ts';
 import type { TradeInView } from '../../src/features/trade-ins/trade-in.ts';
 import { Browser, emailsTo, linkToken, newEmail } from './account-helpers.ts';

@@ -2,10 +2,10 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { ADMIN_TABS, type AdminRoute, adminHref, parseAdminRoute } from './admin-route.ts';
 import { AdminLink, type AdminRouter, RouterContext } from './admin-router.tsx';
 import { Dashboard } from './Dashboard.tsx';
-import { OrdersScreen } from './OrdersScreen.tsx';
-import { ProductsScreen } from './ProductsScreen.tsx';
-import { SubscribersScreen } from './SubscribersScreen.tsx';
-import { TradeInsScreen } from './TradeInsScreen.tsx';
+import { OrdersScreen } from '../orders/admin/OrdersScreen.tsx';
+import { ProductsScreen } from '../catalogue/admin/ProductsScreen.tsx';
+import { SubscribersScreen } from '../newsletter/admin/SubscribersScreen.tsx';
+import { TradeInsScreen } from '../trade-ins/admin/TradeInsScreen.tsx';
 import './admin.css';
 
 /**

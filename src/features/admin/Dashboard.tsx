@@ -3,16 +3,18 @@ import { formatNaira } from '../../lib/money.ts';
 import { formatLagosTime } from '../../lib/time.ts';
 import { LoadedView } from '../loaded/LoadedView.tsx';
 import { useLoaded } from '../loaded/use-loaded.browser.ts';
-import { type AdminOrderSummary, adminApi, type Dashboard as DashboardData } from './admin-api.ts';
+import { adminDashboardApi, type Dashboard as DashboardData } from './admin-api.ts';
+import type { AdminOrderSummary } from '../orders/admin/admin-order-api.ts';
+import { adminTradeInApi } from '../trade-ins/admin/admin-trade-in-api.ts';
 import { timeAgo, timeUntil } from './admin-route.ts';
 import { AdminLink, ScreenHeading, useRouter } from './admin-router.tsx';
-import { OverdueMark } from './order-labels.tsx';
+import { OverdueMark } from '../orders/admin/order-labels.tsx';
 import { RevenueChart } from './RevenueChart.tsx';
 import { adminCall, adminLoadFailed } from './use-admin.browser.ts';
 
 /** The dashboard: what needs doing now, and the last 30 days. */
 export function Dashboard() {
-  const { loaded, reload } = useLoaded((signal) => adminCall(adminApi.dashboard, { signal }), {
+  const { loaded, reload } = useLoaded((signal) => adminCall(adminDashboardApi.dashboard, { signal }), {
     key: 'dashboard',
     errorMessage: adminLoadFailed,
   });
@@ -137,7 +139,7 @@ const NEW_TRADE_INS_SHOWN = 5;
  */
 function NewTradeIns({ now }: { now: number }) {
   const { loaded } = useLoaded(
-    (signal) => adminCall(adminApi.tradeIns, { query: new URLSearchParams({ status: 'new' }), signal }),
+    (signal) => adminCall(adminTradeInApi.tradeIns, { query: new URLSearchParams({ status: 'new' }), signal }),
     { key: 'dashboard:trade-ins', errorMessage: adminLoadFailed },
   );
   if (loaded.state !== 'ready') return null;

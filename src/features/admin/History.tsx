@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { formatNaira } from '../../lib/money.ts';
 import { formatLagosTime } from '../../lib/time.ts';
-import type { AuditEntry } from './admin-api.ts';
+import type { AuditEntry } from './admin-contract.ts';
 import { TableBox } from './ListControls.tsx';
 
 /** What a detail screen shows of its past: the status changes, and what admins changed (audit). */

@@ -3,28 +3,28 @@ import { ArrowLeft, Plus, Trash2, Upload } from 'lucide-react';
 import { type ChangeEvent, useId, useState } from 'react';
 import { type Resolver, type UseFormReturn, useFieldArray, useForm, useWatch } from 'react-hook-form';
 import { safeParse } from 'zod/mini';
-import { ApiRequestError } from '../../lib/api-client.browser.ts';
-import { errorBodySchema } from '../../lib/api-error.ts';
-import { BRANDS } from '../catalogue/brands.ts';
-import { CATEGORIES } from '../catalogue/categories.ts';
-import type { ProductInputDraft } from '../catalogue/product.ts';
-import { CheckboxField, SelectField, TextareaField, TextField } from '../forms/Field.tsx';
-import { showServerIssues } from '../forms/server-errors.browser.ts';
-import { LoadedView } from '../loaded/LoadedView.tsx';
-import { useLoaded } from '../loaded/use-loaded.browser.ts';
-import { notify } from '../toast/notify.browser.ts';
+import { ApiRequestError } from '../../../lib/api-client.browser.ts';
+import { errorBodySchema } from '../../../lib/api-error.ts';
+import { BRANDS } from '../brands.ts';
+import { CATEGORIES } from '../categories.ts';
+import type { ProductInputDraft } from '../product.ts';
+import { CheckboxField, SelectField, TextareaField, TextField } from '../../forms/Field.tsx';
+import { showServerIssues } from '../../forms/server-errors.browser.ts';
+import { LoadedView } from '../../loaded/LoadedView.tsx';
+import { useLoaded } from '../../loaded/use-loaded.browser.ts';
+import { notify } from '../../toast/notify.browser.ts';
 import {
+  adminProductApi,
   type AdminProductDetail,
   type AdminProductInput,
   type AdminProductInputDraft,
-  adminApi,
   createProductSchema,
   uploadedImageSchema,
-} from './admin-api.ts';
-import { AuditTrail } from './History.tsx';
-import { FormProblem } from './AdminFields.tsx';
-import { ScreenHeading } from './admin-router.tsx';
-import { $adminDenied, adminCall, adminErrorMessage, adminLoadFailed, refusedAccess } from './use-admin.browser.ts';
+} from './admin-product-api.ts';
+import { AuditTrail } from '../../admin/History.tsx';
+import { FormProblem } from '../../admin/AdminFields.tsx';
+import { ScreenHeading } from '../../admin/admin-router.tsx';
+import { $adminDenied, adminCall, adminErrorMessage, adminLoadFailed, refusedAccess } from '../../admin/use-admin.browser.ts';
 
 /**
  * The product form: add a product (`productId` null) or edit one. Validated in the browser
@@ -39,7 +39,7 @@ export function ProductForm({ productId, onClose }: { productId: string | null; 
 }
 
 function EditProduct({ productId, onClose }: { productId: string; onClose: () => void }) {
-  const { loaded, reload } = useLoaded((signal) => adminCall(adminApi.product, { params: { id: productId }, signal }), {
+  const { loaded, reload } = useLoaded((signal) => adminCall(adminProductApi.product, { params: { id: productId }, signal }), {
     key: `product:${productId}`,
     errorMessage: adminLoadFailed,
   });
@@ -199,8 +199,11 @@ function ProductEditor({
     setProblem(null);
     try {
       const saved = detail
-        ? await adminCall(adminApi.updateProduct, { params: { id: detail.id }, body: { ...values, version: detail.version } })
-        : await adminCall(adminApi.createProduct, { body: values });
+        ? await adminCall(adminProductApi.updateProduct, {
+            params: { id: detail.id },
+            body: { ...values, version: detail.version },
+          })
+        : await adminCall(adminProductApi.createProduct, { body: values });
       notify('success', detail ? `${saved.form.name} saved` : `${saved.form.name} added`);
       form.reset(fromProduct(saved));
       onClose();
@@ -461,7 +464,7 @@ function ImageField({
     setUploading(true);
     form.clearErrors(name);
     try {
-      const response = await fetch(adminApi.uploadImage.path, {
+      const response = await fetch(adminProductApi.uploadImage.path, {
         method: 'POST',
         headers: { 'content-type': file.type || 'application/octet-stream', accept: 'application/json' },
         body: file,

@@ -1,16 +1,16 @@
-import { formatNaira } from '../../lib/money.ts';
-import { formatLagosTime } from '../../lib/time.ts';
-import { ORDER_STATUSES, statusText } from '../orders/order-status.ts';
-import { OrderStatusBadge } from '../orders/OrderParts.tsx';
-import { LoadedView } from '../loaded/LoadedView.tsx';
-import { useLoaded } from '../loaded/use-loaded.browser.ts';
-import { type AdminOrderSummary, adminApi } from './admin-api.ts';
-import { type AdminRoute, adminHref, listQuery } from './admin-route.ts';
-import { AdminLink, ScreenHeading, useRouter } from './admin-router.tsx';
-import { SearchForm, Pager, StatusFilter, TableBox } from './ListControls.tsx';
+import { formatNaira } from '../../../lib/money.ts';
+import { formatLagosTime } from '../../../lib/time.ts';
+import { ORDER_STATUSES, statusText } from '../order-status.ts';
+import { OrderStatusBadge } from '../OrderParts.tsx';
+import { LoadedView } from '../../loaded/LoadedView.tsx';
+import { useLoaded } from '../../loaded/use-loaded.browser.ts';
+import { adminOrderApi, type AdminOrderSummary } from './admin-order-api.ts';
+import { type AdminRoute, adminHref, listQuery } from '../../admin/admin-route.ts';
+import { AdminLink, ScreenHeading, useRouter } from '../../admin/admin-router.tsx';
+import { SearchForm, Pager, StatusFilter, TableBox } from '../../admin/ListControls.tsx';
 import { OverdueMark, STATUS_LABELS } from './order-labels.tsx';
 import { OrderDetail } from './OrderDetail.tsx';
-import { adminCall, adminLoadFailed } from './use-admin.browser.ts';
+import { adminCall, adminLoadFailed } from '../../admin/use-admin.browser.ts';
 
 /** Orders: the filtered, searched list (newest first), or one order when the route names it. */
 export function OrdersScreen({ route }: { route: AdminRoute }) {
@@ -21,7 +21,7 @@ export function OrdersScreen({ route }: { route: AdminRoute }) {
 function OrderList({ route }: { route: AdminRoute }) {
   const { go } = useRouter();
   const query = listQuery(route);
-  const { loaded, reload } = useLoaded((signal) => adminCall(adminApi.orders, { query, signal }), {
+  const { loaded, reload } = useLoaded((signal) => adminCall(adminOrderApi.orders, { query, signal }), {
     key: adminHref(route),
     errorMessage: adminLoadFailed,
   });

@@ -1,15 +1,15 @@
-import { formatNaira } from '../../lib/money.ts';
-import { formatLagosTime } from '../../lib/time.ts';
-import { TRADE_IN_STATUSES, TRADE_IN_STATUS_LABELS } from '../trade-ins/trade-in-status.ts';
-import { LoadedView } from '../loaded/LoadedView.tsx';
-import { useLoaded } from '../loaded/use-loaded.browser.ts';
-import { type AdminTradeInSummary, adminApi } from './admin-api.ts';
-import { type AdminRoute, adminHref, listQuery } from './admin-route.ts';
-import { AdminLink, ScreenHeading, useRouter } from './admin-router.tsx';
-import { Pager, SearchForm, StatusFilter, TableBox } from './ListControls.tsx';
+import { formatNaira } from '../../../lib/money.ts';
+import { formatLagosTime } from '../../../lib/time.ts';
+import { TRADE_IN_STATUSES, TRADE_IN_STATUS_LABELS } from '../trade-in-status.ts';
+import { LoadedView } from '../../loaded/LoadedView.tsx';
+import { useLoaded } from '../../loaded/use-loaded.browser.ts';
+import { adminTradeInApi, type AdminTradeInSummary } from './admin-trade-in-api.ts';
+import { type AdminRoute, adminHref, listQuery } from '../../admin/admin-route.ts';
+import { AdminLink, ScreenHeading, useRouter } from '../../admin/admin-router.tsx';
+import { Pager, SearchForm, StatusFilter, TableBox } from '../../admin/ListControls.tsx';
 import { TradeInDetail } from './TradeInDetail.tsx';
 import { TradeInStatusBadge } from './TradeInParts.tsx';
-import { adminCall, adminLoadFailed } from './use-admin.browser.ts';
+import { adminCall, adminLoadFailed } from '../../admin/use-admin.browser.ts';
 
 /** Trade-ins: the filtered, searched list of sell-or-swap requests (newest first), or one request when the route names it. */
 export function TradeInsScreen({ route }: { route: AdminRoute }) {
@@ -21,7 +21,7 @@ export function TradeInsScreen({ route }: { route: AdminRoute }) {
 function TradeInList({ route }: { route: AdminRoute }) {
   const { go } = useRouter();
   const query = listQuery(route);
-  const { loaded, reload } = useLoaded((signal) => adminCall(adminApi.tradeIns, { query, signal }), {
+  const { loaded, reload } = useLoaded((signal) => adminCall(adminTradeInApi.tradeIns, { query, signal }), {
     key: adminHref(route),
     errorMessage: adminLoadFailed,
   });

@@ -1,4 +1,4 @@
-import type { OrderStatus } from '../orders/order-status.ts';
+import type { OrderStatus } from '../order-status.ts';
 
 /** How the admin screens name an order's state: the list, its filter, the detail and the dashboard. */
 

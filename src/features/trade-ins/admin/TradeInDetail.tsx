@@ -1,20 +1,20 @@
 import type { ReactNode } from 'react';
 import type { DefaultValues, UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
-import { formatNaira, nairaToKobo, plainNaira } from '../../lib/money.ts';
-import { formatLagosTime } from '../../lib/time.ts';
-import { categoryLabel } from '../catalogue/categories.ts';
-import { BATTERY_HEALTH_LABELS, CONDITION_QUESTIONS, type ConditionQuestion, type TradeInView } from '../trade-ins/trade-in.ts';
-import { type AdminTradeInMove, ADMIN_TRADE_IN_MOVES, movesFrom, TRADE_IN_STATUS_LABELS } from '../trade-ins/trade-in-status.ts';
-import { type AdminTradeInDetail, adminApi, moveTradeInSchema } from './admin-api.ts';
-import type { AdminRoute } from './admin-route.ts';
-import { AdminLink } from './admin-router.tsx';
-import { AuditTrail, StatusHistory } from './History.tsx';
-import { TextareaField, TextField } from '../forms/Field.tsx';
-import { DetailScreen } from './DetailScreen.tsx';
-import { defineMove, type Move, MoveActions, type MoveOutcome } from './MoveDialog.tsx';
+import { formatNaira, nairaToKobo, plainNaira } from '../../../lib/money.ts';
+import { formatLagosTime } from '../../../lib/time.ts';
+import { categoryLabel } from '../../catalogue/categories.ts';
+import { BATTERY_HEALTH_LABELS, CONDITION_QUESTIONS, type ConditionQuestion, type TradeInView } from '../trade-in.ts';
+import { type AdminTradeInMove, ADMIN_TRADE_IN_MOVES, movesFrom, TRADE_IN_STATUS_LABELS } from '../trade-in-status.ts';
+import { adminTradeInApi, type AdminTradeInDetail, moveTradeInSchema } from './admin-trade-in-api.ts';
+import type { AdminRoute } from '../../admin/admin-route.ts';
+import { AdminLink } from '../../admin/admin-router.tsx';
+import { AuditTrail, StatusHistory } from '../../admin/History.tsx';
+import { TextareaField, TextField } from '../../forms/Field.tsx';
+import { DetailScreen } from '../../admin/DetailScreen.tsx';
+import { defineMove, type Move, MoveActions, type MoveOutcome } from '../../admin/MoveDialog.tsx';
 import { differenceWords, TradeInStatusBadge } from './TradeInParts.tsx';
-import { adminCall } from './use-admin.browser.ts';
+import { adminCall } from '../../admin/use-admin.browser.ts';
 
 const CHANGED = 'Another admin changed this request while you had it open. It has been reloaded: check it and try again.';
 
@@ -26,7 +26,7 @@ export function TradeInDetail({ reference, back }: { reference: string; back: Ad
       what={`trade-in ${reference}`}
       back={back}
       backLabel="All trade-ins"
-      load={(signal) => adminCall(adminApi.tradeIn, { params: { reference }, signal })}
+      load={(signal) => adminCall(adminTradeInApi.tradeIn, { params: { reference }, signal })}
       loadKey={`trade-in:${reference}`}
       conflict={(message, code) => (code === 'trade_in_changed' ? CHANGED : message)}
     >
@@ -263,7 +263,7 @@ function tradeInMove(
       </>
     ),
     send: ({ version, tradeIn }: Detail, values: MoveOutput) =>
-      adminCall(adminApi.moveTradeIn, { params: { reference: tradeIn.reference }, body: { ...values, version } }),
+      adminCall(adminTradeInApi.moveTradeIn, { params: { reference: tradeIn.reference }, body: { ...values, version } }),
     done: ({ tradeIn }: Detail) => `${tradeIn.reference}: ${text.done}`,
   });
 }

@@ -1,7 +1,7 @@
-import { formatNaira } from '../../lib/money.ts';
-import { TRADE_IN_STATUS_LABELS, type TradeInStatus } from '../trade-ins/trade-in-status.ts';
-import { TRADE_IN_TONES } from '../trade-ins/trade-in-text.ts';
-import '../orders/orders.css';
+import { formatNaira } from '../../../lib/money.ts';
+import { TRADE_IN_STATUS_LABELS, type TradeInStatus } from '../trade-in-status.ts';
+import { TRADE_IN_TONES } from '../trade-in-text.ts';
+import '../../orders/orders.css';
 
 /** Pieces the trade-in list and detail share. */
 

@@ -1,16 +1,16 @@
 import { Download } from 'lucide-react';
 import { useState } from 'react';
-import { formatLagosTime } from '../../lib/time.ts';
-import { notify } from '../toast/notify.browser.ts';
-import { LoadedView } from '../loaded/LoadedView.tsx';
-import { useLoaded } from '../loaded/use-loaded.browser.ts';
-import { adminApi } from './admin-api.ts';
-import { type AdminRoute, adminHref, listQuery } from './admin-route.ts';
-import { ConfirmDialog } from './ConfirmDialog.tsx';
-import { SearchForm, Pager, TableBox } from './ListControls.tsx';
-import { FormProblem } from './AdminFields.tsx';
-import { ScreenHeading } from './admin-router.tsx';
-import { adminCall, adminErrorMessage, adminLoadFailed } from './use-admin.browser.ts';
+import { formatLagosTime } from '../../../lib/time.ts';
+import { notify } from '../../toast/notify.browser.ts';
+import { LoadedView } from '../../loaded/LoadedView.tsx';
+import { useLoaded } from '../../loaded/use-loaded.browser.ts';
+import { adminSubscriberApi } from './admin-subscriber-api.ts';
+import { type AdminRoute, adminHref, listQuery } from '../../admin/admin-route.ts';
+import { ConfirmDialog } from '../../admin/ConfirmDialog.tsx';
+import { SearchForm, Pager, TableBox } from '../../admin/ListControls.tsx';
+import { FormProblem } from '../../admin/AdminFields.tsx';
+import { ScreenHeading } from '../../admin/admin-router.tsx';
+import { adminCall, adminErrorMessage, adminLoadFailed } from '../../admin/use-admin.browser.ts';
 
 interface Subscriber {
   id: number;
@@ -23,7 +23,7 @@ interface Subscriber {
  */
 export function SubscribersScreen({ route }: { route: AdminRoute }) {
   const query = listQuery(route);
-  const { loaded, reload } = useLoaded((signal) => adminCall(adminApi.subscribers, { query, signal }), {
+  const { loaded, reload } = useLoaded((signal) => adminCall(adminSubscriberApi.subscribers, { query, signal }), {
     key: adminHref(route),
     errorMessage: adminLoadFailed,
   });
@@ -34,7 +34,7 @@ export function SubscribersScreen({ route }: { route: AdminRoute }) {
     const { subscriber } = removing;
     setRemoving({ subscriber, busy: true });
     try {
-      await adminCall(adminApi.removeSubscriber, { params: { id: String(subscriber.id) } });
+      await adminCall(adminSubscriberApi.removeSubscriber, { params: { id: String(subscriber.id) } });
       setRemoving(null);
       notify('success', `${subscriber.email} unsubscribed`);
       reload();
@@ -47,7 +47,7 @@ export function SubscribersScreen({ route }: { route: AdminRoute }) {
     <section className="admin-screen" aria-labelledby="admin-screen-title">
       <div className="admin-screen__head">
         <ScreenHeading id="admin-screen-title">Subscribers</ScreenHeading>
-        <a className="btn btn-outline" href={adminApi.exportSubscribers.path} download="gts-subscribers.csv">
+        <a className="btn btn-outline" href={adminSubscriberApi.exportSubscribers.path} download="gts-subscribers.csv">
           <Download size={18} aria-hidden="true" /> Export CSV
         </a>
       </div>

@@ -1,19 +1,19 @@
 import { Plus } from 'lucide-react';
 import { useState } from 'react';
-import { formatNaira } from '../../lib/money.ts';
-import { formatLagosTime } from '../../lib/time.ts';
-import { CATEGORIES, type CategoryId, categoryLabel } from '../catalogue/categories.ts';
-import { notify } from '../toast/notify.browser.ts';
-import { LoadedView } from '../loaded/LoadedView.tsx';
-import { useLoaded } from '../loaded/use-loaded.browser.ts';
-import { type AdminProductSummary, adminApi } from './admin-api.ts';
-import { type AdminRoute, adminHref, listQuery } from './admin-route.ts';
-import { AdminLink, ScreenHeading, useRouter } from './admin-router.tsx';
-import { SearchForm, Pager, TableBox } from './ListControls.tsx';
-import { ConfirmDialog } from './ConfirmDialog.tsx';
-import { FormProblem } from './AdminFields.tsx';
+import { formatNaira } from '../../../lib/money.ts';
+import { formatLagosTime } from '../../../lib/time.ts';
+import { CATEGORIES, type CategoryId, categoryLabel } from '../categories.ts';
+import { notify } from '../../toast/notify.browser.ts';
+import { LoadedView } from '../../loaded/LoadedView.tsx';
+import { useLoaded } from '../../loaded/use-loaded.browser.ts';
+import { adminProductApi, type AdminProductSummary } from './admin-product-api.ts';
+import { type AdminRoute, adminHref, listQuery } from '../../admin/admin-route.ts';
+import { AdminLink, ScreenHeading, useRouter } from '../../admin/admin-router.tsx';
+import { SearchForm, Pager, TableBox } from '../../admin/ListControls.tsx';
+import { ConfirmDialog } from '../../admin/ConfirmDialog.tsx';
+import { FormProblem } from '../../admin/AdminFields.tsx';
 import { ProductForm } from './ProductForm.tsx';
-import { adminCall, adminErrorMessage, adminLoadFailed } from './use-admin.browser.ts';
+import { adminCall, adminErrorMessage, adminLoadFailed } from '../../admin/use-admin.browser.ts';
 
 /** Products: the list (search, category, archived), or the form when the route names one to edit. */
 export function ProductsScreen({ route }: { route: AdminRoute }) {
@@ -40,7 +40,7 @@ interface Deleting {
 function ProductList({ route }: { route: AdminRoute }) {
   const { go } = useRouter();
   const query = listQuery(route);
-  const { loaded, reload } = useLoaded((signal) => adminCall(adminApi.products, { query, signal }), {
+  const { loaded, reload } = useLoaded((signal) => adminCall(adminProductApi.products, { query, signal }), {
     key: adminHref(route),
     errorMessage: adminLoadFailed,
   });
@@ -49,7 +49,7 @@ function ProductList({ route }: { route: AdminRoute }) {
   const askDelete = async (product: AdminProductSummary) => {
     setDeleting({ product });
     try {
-      const detail = await adminCall(adminApi.product, { params: { id: product.id } });
+      const detail = await adminCall(adminProductApi.product, { params: { id: product.id } });
       setDeleting((d) => (d && d.product.id === product.id ? { product, ordered: detail.ordered } : d));
     } catch (error) {
       setDeleting((d) => d && { ...d, problem: adminErrorMessage(error, 'We could not check this product. Please try again.') });
@@ -61,7 +61,7 @@ function ProductList({ route }: { route: AdminRoute }) {
     const { product } = deleting;
     setDeleting({ ...deleting, busy: true, problem: undefined });
     try {
-      const { outcome } = await adminCall(adminApi.deleteProduct, { params: { id: product.id } });
+      const { outcome } = await adminCall(adminProductApi.deleteProduct, { params: { id: product.id } });
       setDeleting(null);
       notify('success', outcome === 'archived' ? `${product.name} archived: it is no longer on sale` : `${product.name} deleted`);
       reload();

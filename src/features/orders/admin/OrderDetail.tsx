@@ -1,23 +1,23 @@
-import { formatNaira, plainNaira } from '../../lib/money.ts';
-import { formatLagosTime } from '../../lib/time.ts';
-import { DELIVERY_LABELS } from '../orders/delivery.ts';
-import { nextStatus, type OrderEvent, statusText } from '../orders/order-status.ts';
-import { OrderLines, OrderStatusBadge, PlacedOrderTotals } from '../orders/OrderParts.tsx';
+import { formatNaira, plainNaira } from '../../../lib/money.ts';
+import { formatLagosTime } from '../../../lib/time.ts';
+import { DELIVERY_LABELS } from '../delivery.ts';
+import { nextStatus, type OrderEvent, statusText } from '../order-status.ts';
+import { OrderLines, OrderStatusBadge, PlacedOrderTotals } from '../OrderParts.tsx';
 import {
+  adminOrderApi,
   type AdminOrderDetail,
-  adminApi,
   cancelOrderSchema,
   confirmPaymentSchema,
   deliverOrderSchema,
   shipOrderSchema,
-} from './admin-api.ts';
-import type { AdminRoute } from './admin-route.ts';
-import { AuditTrail, StatusHistory } from './History.tsx';
-import { TextareaField, TextField } from '../forms/Field.tsx';
-import { DetailScreen } from './DetailScreen.tsx';
-import { defineMove, type Move, MoveActions, type MoveOutcome } from './MoveDialog.tsx';
+} from './admin-order-api.ts';
+import type { AdminRoute } from '../../admin/admin-route.ts';
+import { AuditTrail, StatusHistory } from '../../admin/History.tsx';
+import { TextareaField, TextField } from '../../forms/Field.tsx';
+import { DetailScreen } from '../../admin/DetailScreen.tsx';
+import { defineMove, type Move, MoveActions, type MoveOutcome } from '../../admin/MoveDialog.tsx';
 import { OverdueMark, STATUS_LABELS } from './order-labels.tsx';
-import { adminCall } from './use-admin.browser.ts';
+import { adminCall } from '../../admin/use-admin.browser.ts';
 
 /** One order as staff see it, with the moves its status allows. */
 export function OrderDetail({ number, back }: { number: string; back: AdminRoute }) {
@@ -27,7 +27,7 @@ export function OrderDetail({ number, back }: { number: string; back: AdminRoute
       what={`order ${number}`}
       back={back}
       backLabel="All orders"
-      load={(signal) => adminCall(adminApi.order, { params: { number }, signal })}
+      load={(signal) => adminCall(adminOrderApi.order, { params: { number }, signal })}
       loadKey={`order:${number}`}
     >
       {(detail, outcome) => <OrderView detail={detail} outcome={outcome} />}
@@ -197,7 +197,7 @@ const ORDER_MOVES: Record<OrderMove, Move<AdminOrderDetail>> = {
       </>
     ),
     send: ({ version, order }, values) =>
-      adminCall(adminApi.confirmPayment, { params: { number: order.number }, body: { ...values, version } }),
+      adminCall(adminOrderApi.confirmPayment, { params: { number: order.number }, body: { ...values, version } }),
     done: ({ order }) => `Payment for ${order.number} confirmed`,
   }),
   ship: defineMove({
@@ -220,7 +220,7 @@ const ORDER_MOVES: Record<OrderMove, Move<AdminOrderDetail>> = {
       </>
     ),
     send: ({ version, order }, values) =>
-      adminCall(adminApi.ship, {
+      adminCall(adminOrderApi.ship, {
         params: { number: order.number },
         body: { version, carrier: values.carrier || undefined, trackingNote: values.trackingNote || undefined },
       }),
@@ -233,7 +233,7 @@ const ORDER_MOVES: Record<OrderMove, Move<AdminOrderDetail>> = {
     schema: deliverOrderSchema,
     defaults: ({ version }) => ({ version }),
     body: () => <p>The shopper gets an e-mail saying the order was delivered.</p>,
-    send: ({ version, order }) => adminCall(adminApi.deliver, { params: { number: order.number }, body: { version } }),
+    send: ({ version, order }) => adminCall(adminOrderApi.deliver, { params: { number: order.number }, body: { version } }),
     done: ({ order }) => `${order.number} marked as delivered`,
   }),
   cancel: defineMove({
@@ -253,7 +253,7 @@ const ORDER_MOVES: Record<OrderMove, Move<AdminOrderDetail>> = {
       </>
     ),
     send: ({ version, order }, values) =>
-      adminCall(adminApi.cancel, { params: { number: order.number }, body: { ...values, version } }),
+      adminCall(adminOrderApi.cancel, { params: { number: order.number }, body: { ...values, version } }),
     done: ({ order }) => `${order.number} cancelled`,
   }),
 };
