@@ -1,10 +1,22 @@
 import { createApp } from './platform/app.ts';
 import { ADMIN_BASE, adminRoute } from './admin/routes.ts';
-import { accountRoute, paymentMethodsRoute, sessionRoute } from './accounts/routes.ts';
+import {
+  ACCOUNT_BASE,
+  accountRoute,
+  PAYMENT_METHODS_BASE,
+  paymentMethodsRoute,
+  SESSION_BASE,
+  sessionRoute,
+} from './accounts/routes.ts';
 import { authRoute, googleStandinRoute } from './accounts/auth-routes.ts';
 import { health } from './platform/health.ts';
-import { checkInstallPrompt, dismissInstallPrompt } from './install-prompt/routes.ts';
-import { newsletterRoute, subscribe } from './newsletter/routes.ts';
+import {
+  CHECK_INSTALL_PROMPT_BASE,
+  checkInstallPrompt,
+  DISMISS_INSTALL_PROMPT_BASE,
+  dismissInstallPrompt,
+} from './install-prompt/routes.ts';
+import { NEWSLETTER_BASE, newsletterRoute, SUBSCRIBE_BASE, subscribe } from './newsletter/routes.ts';
 import { ORDERS_BASE, ordersRoute } from './orders/routes.ts';
 import { TRADE_INS_BASE, tradeInsRoute } from './trade-ins/routes.ts';
 import { PRODUCTS_BASE, products } from './catalogue/routes.ts';
@@ -17,13 +29,13 @@ export const api = createApp()
   .route(mountPoint(PRODUCTS_BASE), products)
   .route(mountPoint(ORDERS_BASE), ordersRoute)
   .route(mountPoint(TRADE_INS_BASE), tradeInsRoute)
-  .route('/subscribe', subscribe)
-  .route('/newsletter', newsletterRoute)
-  .route('/check-install-prompt', checkInstallPrompt)
-  .route('/dismiss-install-prompt', dismissInstallPrompt)
-  .route('/session', sessionRoute)
-  .route('/account', accountRoute)
-  .route('/payment-methods', paymentMethodsRoute)
+  .route(mountPoint(SUBSCRIBE_BASE), subscribe)
+  .route(mountPoint(NEWSLETTER_BASE), newsletterRoute)
+  .route(mountPoint(CHECK_INSTALL_PROMPT_BASE), checkInstallPrompt)
+  .route(mountPoint(DISMISS_INSTALL_PROMPT_BASE), dismissInstallPrompt)
+  .route(mountPoint(SESSION_BASE), sessionRoute)
+  .route(mountPoint(ACCOUNT_BASE), accountRoute)
+  .route(mountPoint(PAYMENT_METHODS_BASE), paymentMethodsRoute)
   .route(mountPoint(ADMIN_BASE), adminRoute)
   // Auth.js's own routes (sign-in forms, Google's callback), and the Google stand-in the API tests use (404 unless AUTH_GOOGLE_STANDIN=true).
   .route('/auth', authRoute)

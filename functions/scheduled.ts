@@ -4,7 +4,7 @@ import { deliverPendingEmails } from './platform/outbox.ts';
 import { readConfig } from './env.ts';
 import { pruneRateLimits } from './platform/rate-limit.ts';
 import { expireOverdueOrders } from './orders/expire.ts';
-import { prunePendingSubscribers } from './newsletter/routes.ts';
+import { prunePendingSubscribers } from './newsletter/subscriptions.ts';
 import { sweepOrphanPhotos } from './trade-ins/photos.ts';
 
 /**

@@ -7,12 +7,12 @@ import { eq } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { signInSchema } from '../../src/features/account/account-api.ts';
 import { firstProofStatements, markVerifiedStatements } from './links.ts';
-import { accounts, users, verificationTokens } from '../platform/schema.ts';
+import { accounts, users, verificationTokens, type UserRow } from '../platform/schema.ts';
 import { deliverEmailsLater } from '../platform/outbox.ts';
 import type { Config } from '../env.ts';
 import type { AppEnv } from '../platform/app.ts';
 import { describeError } from '../platform/errors.ts';
-import { checkPassword, type PasswordCheck } from './credentials.ts';
+import { checkPassword } from './credentials.ts';
 import { googleStandin } from './google-standin.ts';
 import { endSession, SESSION_MAX_AGE_SECONDS, sessionIsCurrent, type SessionClaims, startSession } from './session.ts';
 
@@ -32,18 +32,21 @@ export function googleAvailable(config: Config): boolean {
   return config.AUTH_GOOGLE_STANDIN || Boolean(config.AUTH_GOOGLE_ID && config.AUTH_GOOGLE_SECRET);
 }
 
-/** What the credentials `authorize` saw, for the JSON sign-in route to answer with (status, Retry-After). */
-export interface SignInOutcome {
-  check?: PasswordCheck;
-}
+/** The user as Auth.js's credentials callback hands it on. */
+const authUser = (user: UserRow) => ({ id: user.id, name: user.name, email: user.email, image: user.image });
 
 /**
  * The Auth.js configuration, built per request from the Worker's env and D1 (not at module
  * scope: next-auth#8811). JWT sessions (the only kind credentials allow), the drizzle
  * adapter for Google users and their linked accounts, and the session-version check in the
  * `jwt` callback that ends sessions issued before a sign-out-everywhere or password change.
+ *
+ * The credentials callback checks the password with its limits (functions/accounts/credentials.ts),
+ * unless `checkedUser` is given: the JSON sign-in route (functions/accounts/sign-in.ts) checks
+ * first, so it can answer with the check's status and Retry-After, and hands the user it
+ * proved on, so the attempt is counted once.
  */
-export function authConfig<E extends AppEnv>(c: Context<E>, outcome: SignInOutcome = {}): AuthConfig {
+export function authConfig<E extends AppEnv>(c: Context<E>, { checkedUser }: { checkedUser?: UserRow } = {}): AuthConfig {
   const { db, config } = c.var;
   const origin = new URL(c.req.url).origin;
   const providers: AuthConfig['providers'] = [
@@ -51,14 +54,12 @@ export function authConfig<E extends AppEnv>(c: Context<E>, outcome: SignInOutco
       id: 'credentials',
       credentials: { email: { type: 'email' }, password: { type: 'password' } },
       async authorize(credentials) {
+        if (checkedUser) return authUser(checkedUser);
         const parsed = signInSchema.safeParse(credentials);
         if (!parsed.success) return null;
         const check = await checkPassword(c, parsed.data.email, parsed.data.password);
-        outcome.check = check;
         if (check.kind === 'rate_limited') throw new RateLimitedSignIn();
-        if (check.kind !== 'ok') return null;
-        const { user } = check;
-        return { id: user.id, name: user.name, email: user.email, image: user.image };
+        return check.kind === 'ok' ? authUser(check.user) : null;
       },
     }),
   ];

@@ -3,11 +3,10 @@ import type { Context } from 'hono';
 import { rateLimits, users, type UserRow } from '../platform/schema.ts';
 import type { AppEnv } from '../platform/app.ts';
 import { sha256Hex } from '../platform/crypto.ts';
+import { ApiError } from '../platform/errors.ts';
 import { clientCounters, clientKey, type CountedKey, countRequests, takeBackRequests, waitText } from '../platform/rate-limit.ts';
 import { trustedDeviceId } from './device.ts';
 import { hashPassword, needsRehash, verifyPassword } from './password.ts';
-
-export { trustDevice } from './device.ts';
 
 /**
  * Checks an e-mail and password, with the sign-in limits (docs/decisions/010 and 011). Every
@@ -88,6 +87,32 @@ export async function checkPassword<E extends AppEnv>(
       .where(eq(users.id, user.id));
   }
   return { kind: 'ok', user };
+}
+
+/**
+ * A check the limits refused becomes 429 `rate_limited` with Retry-After: the answer of the
+ * JSON routes that take a password (Auth.js's own form gets `code=rate_limited` instead).
+ */
+export function throwIfRateLimited<E extends AppEnv>(c: Context<E>, check: PasswordCheck): void {
+  if (check.kind !== 'rate_limited') return;
+  c.header('Retry-After', String(check.retryAfterSeconds));
+  throw new ApiError(429, 'rate_limited', check.message);
+}
+
+/**
+ * Proof that whoever asks knows `user`'s password, counted like a sign-in attempt, so a stolen
+ * session or a stranger holding a verify link cannot guess on: past the limits 429 (above);
+ * a wrong password, or another account's, throws `wrong()`, the caller's words for it.
+ */
+export async function confirmPassword<E extends AppEnv>(
+  c: Context<E>,
+  user: Pick<UserRow, 'id' | 'email'>,
+  password: string,
+  wrong: () => ApiError,
+): Promise<void> {
+  const check = await checkPassword(c, user.email, password);
+  throwIfRateLimited(c, check);
+  if (check.kind !== 'ok' || check.user.id !== user.id) throw wrong();
 }
 
 /** Keys that start with `prefix` (which ends in ':'): a range, since D1 refuses LIKE patterns over 50 bytes. */

@@ -10,10 +10,11 @@ import {
   verificationTokens,
   type UserRow,
 } from '../platform/schema.ts';
-import { addressConfirmedEmail } from './messages.ts';
-import type { EmailMessage } from '../orders/messages.ts';
+import { accountLink, addressConfirmedEmail, RESET_LINK_HOURS, VERIFY_LINK_HOURS, verifyEmail } from './messages.ts';
+import type { EmailMessage } from '../platform/email.ts';
 import { outboxRowFor } from '../platform/outbox.ts';
 import { sha256Hex } from '../platform/crypto.ts';
+import { ApiError } from '../platform/errors.ts';
 
 /**
  * Single-use secrets for the e-mailed links (verify the address, reset the password). The
@@ -22,6 +23,12 @@ import { sha256Hex } from '../platform/crypto.ts';
  * Using one deletes it, in the same statement that reads it.
  */
 export type LinkPurpose = 'verify' | 'reset';
+
+/** A verify or reset link that is unknown, used or expired. */
+export const invalidToken = () =>
+  new ApiError(400, 'invalid_token', 'This link has expired or was already used. Ask for a new one.', [
+    { field: 'token', message: 'This link has expired or was already used' },
+  ]);
 
 export function newLinkSecret(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
@@ -92,6 +99,33 @@ export async function peekLink(db: Db, purpose: LinkPurpose, secret: string, now
 /** Queues `message` only if `who` selects a user: INSERT … SELECT, the same statement either way. */
 export function queueEmailForUser(db: Db, message: EmailMessage, who: SQL) {
   return db.insert(emailOutbox).select(db.select(outboxRowFor(message, null)).from(users).where(who));
+}
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/**
+ * A new verify link for the user `who` selects (none: nothing is written or sent), for a batch:
+ * stored (only the newest works) and e-mailed to `to`, VERIFY_LINK_HOURS long.
+ */
+export async function verifyLinkStatements(db: Db, siteUrl: string, to: string, name: string | null | undefined, who: SQL) {
+  const secret = newLinkSecret();
+  return [
+    ...(await storeLinkStatements(db, 'verify', secret, new Date(Date.now() + VERIFY_LINK_HOURS * HOUR_MS), who)),
+    queueEmailForUser(db, verifyEmail(to, name, accountLink(siteUrl, 'verify', secret)), who),
+  ] as const;
+}
+
+/**
+ * A new reset link for the user `who` selects, for a batch: stored (only the newest works) and
+ * e-mailed as `message(link)` (the 'Forgot password?' e-mail, or a sign-up's claim link),
+ * RESET_LINK_HOURS long.
+ */
+export async function resetLinkStatements(db: Db, siteUrl: string, who: SQL, message: (link: string) => EmailMessage) {
+  const secret = newLinkSecret();
+  return [
+    ...(await storeLinkStatements(db, 'reset', secret, new Date(Date.now() + RESET_LINK_HOURS * HOUR_MS), who)),
+    queueEmailForUser(db, message(accountLink(siteUrl, 'reset', secret)), who),
+  ] as const;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { compose, greeting, type EmailMessage } from '../orders/messages.ts';
+import { compose, greeting, type EmailMessage } from '../platform/email.ts';
 
 /** The accounts' e-mails (issue 11), queued through the outbox like the order e-mails. */
 export type AccountEmailKind =
@@ -23,7 +23,7 @@ export function accountLink(siteUrl: string, param: 'verify' | 'reset', token: s
 
 const hello = (name: string | null | undefined) => (name ? greeting(name) : 'Hello,');
 
-export function verifyEmail(to: string, name: string | null | undefined, link: string): EmailMessage {
+export function verifyEmail(to: string, name: string | null | undefined, link: string): EmailMessage<AccountEmailKind> {
   return compose('account_verify', to, 'Confirm your GTS account e-mail address', [
     hello(name),
     'Welcome to GTS Electronics. Please confirm this is your e-mail address by opening this link:',
@@ -34,7 +34,11 @@ export function verifyEmail(to: string, name: string | null | undefined, link: s
 }
 
 /** Sign-up with an address that already has an account: its owner hears about it, the form says the same as for a new one. */
-export function signUpExistingEmail(to: string, name: string | null | undefined, siteUrl: string): EmailMessage {
+export function signUpExistingEmail(
+  to: string,
+  name: string | null | undefined,
+  siteUrl: string,
+): EmailMessage<AccountEmailKind> {
   return compose('account_signup_existing', to, 'Someone tried to create a GTS account with your e-mail', [
     hello(name),
     'Someone (perhaps you) tried to create a new GTS Electronics account with this e-mail address. You already have an account, so nothing was changed.',
@@ -43,7 +47,7 @@ export function signUpExistingEmail(to: string, name: string | null | undefined,
   ]);
 }
 
-export function passwordResetEmail(to: string, name: string | null | undefined, link: string): EmailMessage {
+export function passwordResetEmail(to: string, name: string | null | undefined, link: string): EmailMessage<AccountEmailKind> {
   return compose('account_password_reset', to, 'Reset your GTS password', [
     hello(name),
     'We received a request to reset the password of your GTS Electronics account. To choose a new one, open this link:',
@@ -53,7 +57,11 @@ export function passwordResetEmail(to: string, name: string | null | undefined, 
   ]);
 }
 
-export function passwordChangedEmail(to: string, name: string | null | undefined, siteUrl: string): EmailMessage {
+export function passwordChangedEmail(
+  to: string,
+  name: string | null | undefined,
+  siteUrl: string,
+): EmailMessage<AccountEmailKind> {
   return compose('account_password_changed', to, 'Your GTS password was changed', [
     hello(name),
     'The password of your GTS Electronics account was just changed, and every other device was signed out.',
@@ -65,7 +73,11 @@ export function passwordChangedEmail(to: string, name: string | null | undefined
  * The address's first proof (verify link, reset link or Google) ended every sign-in set up
  * before it: the owner hears it, with what to do if the proof was not theirs.
  */
-export function addressConfirmedEmail(to: string, name: string | null | undefined, siteUrl: string): EmailMessage {
+export function addressConfirmedEmail(
+  to: string,
+  name: string | null | undefined,
+  siteUrl: string,
+): EmailMessage<AccountEmailKind> {
   const login = new URL('/login', siteUrl).href;
   return compose('account_address_confirmed', to, 'Your GTS e-mail address is confirmed', [
     hello(name),
@@ -80,7 +92,7 @@ export function addressConfirmedEmail(to: string, name: string | null | undefine
  * one signing up now, and someone else may have started the account with their address. The
  * reset link claims it (the password is theirs, everything set up before ends).
  */
-export function signUpUnclaimedEmail(to: string, link: string): EmailMessage {
+export function signUpUnclaimedEmail(to: string, link: string): EmailMessage<AccountEmailKind> {
   return compose('account_signup_unclaimed', to, 'Claim your GTS account', [
     'Hello,',
     'Someone (perhaps you) tried to create a GTS Electronics account with this e-mail address. An account with this address was already started, but the address was never confirmed.',

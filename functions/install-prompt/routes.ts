@@ -1,12 +1,12 @@
-import { eq, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { safeParse } from 'zod/mini';
-import { installPromptDismissals } from '../platform/schema.ts';
+import { deviceSchema, installApi } from '../../src/features/pwa/install-api.ts';
 import { createRouter, type AppEnv } from '../platform/app.ts';
 import { ApiError, invalidRequest } from '../platform/errors.ts';
 import { rateLimit, type RateLimitRule } from '../platform/rate-limit.ts';
 import { reply } from '../platform/reply.ts';
-import { deviceSchema, installApi } from '../../src/features/pwa/install-api.ts';
+import { at } from '../platform/routing.ts';
+import { recordDismissal, shouldShowPrompt } from './prompts.ts';
 
 /**
  * The device, checked with the contract's zod/mini schema (the browser's side is a plain
@@ -28,15 +28,14 @@ async function jsonBody(c: Context<AppEnv>): Promise<unknown> {
   }
 }
 
+/** Where the check is mounted (functions/index.ts); its path is its contract's (src/features/pwa/install-api.ts). */
+export const CHECK_INSTALL_PROMPT_BASE = '/api/check-install-prompt';
+
 /** GET /api/check-install-prompt/:deviceId: show the offer unless this device dismissed it. */
-export const checkInstallPrompt = createRouter().get('/:deviceId', async (c) => {
+export const checkInstallPrompt = createRouter().get(at(CHECK_INSTALL_PROMPT_BASE, installApi.check), async (c) => {
   const deviceId = readDevice({ deviceId: c.req.param('deviceId') });
-  const [dismissed] = await c.var.db
-    .select({ deviceId: installPromptDismissals.deviceId })
-    .from(installPromptDismissals)
-    .where(eq(installPromptDismissals.deviceId, deviceId))
-    .limit(1);
-  return reply(c, installApi.check, { shouldShowPrompt: !dismissed }, 200, { 'Cache-Control': 'no-store' });
+  const shouldShow = await shouldShowPrompt(c.var.db, deviceId);
+  return reply(c, installApi.check, { shouldShowPrompt: shouldShow }, 200, { 'Cache-Control': 'no-store' });
 });
 
 /**
@@ -49,15 +48,15 @@ export const checkInstallPrompt = createRouter().get('/:deviceId', async (c) => 
 export const DISMISS_RATE_LIMIT: RateLimitRule = { limit: 30, windowSeconds: 600 };
 const dismissLimit = rateLimit({ name: 'install.dismiss', ...DISMISS_RATE_LIMIT });
 
+/** Where the dismissal is mounted (functions/index.ts); its path is its contract's. */
+export const DISMISS_INSTALL_PROMPT_BASE = '/api/dismiss-install-prompt';
+
 /** POST /api/dismiss-install-prompt {deviceId}: records the dismissal (Install counts too); a repeat counts up. */
-export const dismissInstallPrompt = createRouter().post('/', dismissLimit, async (c) => {
-  const deviceId = readDevice(await jsonBody(c));
-  await c.var.db
-    .insert(installPromptDismissals)
-    .values({ deviceId })
-    .onConflictDoUpdate({
-      target: installPromptDismissals.deviceId,
-      set: { dismissals: sql`${installPromptDismissals.dismissals} + 1` },
-    });
-  return reply(c, installApi.dismiss, { dismissed: true });
-});
+export const dismissInstallPrompt = createRouter().post(
+  at(DISMISS_INSTALL_PROMPT_BASE, installApi.dismiss),
+  dismissLimit,
+  async (c) => {
+    await recordDismissal(c.var.db, readDevice(await jsonBody(c)));
+    return reply(c, installApi.dismiss, { dismissed: true });
+  },
+);

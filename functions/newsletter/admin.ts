@@ -5,7 +5,7 @@ import type { Db } from '../platform/db.ts';
 import { adminAudit, newsletterSubscribers, type UserRow } from '../platform/schema.ts';
 import type { Config } from '../env.ts';
 import { ApiError } from '../platform/errors.ts';
-import { unsubscribeUrl } from './routes.ts';
+import { unsubscribeUrl } from './messages.ts';
 
 /**
  * The newsletter's addresses as the admin sees them: a searchable list (subscribers and those still

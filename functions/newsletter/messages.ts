@@ -1,6 +1,6 @@
 import type { Config } from '../env.ts';
 import { ApiError } from '../platform/errors.ts';
-import { compose, type EmailKind, type EmailMessage } from '../orders/messages.ts';
+import { compose, type EmailMessage } from '../platform/email.ts';
 
 /** The newsletter's e-mails (issue 20), queued through the outbox like the order e-mails. */
 export type NewsletterEmailKind = 'newsletter_confirm';
@@ -22,9 +22,8 @@ export function unsubscribeLink(siteUrl: string, token: string): string {
   return url.href;
 }
 
-export function newsletterConfirmEmail(to: string, link: string, unsubscribe: string): EmailMessage {
-  const kind: EmailKind = 'newsletter_confirm';
-  return compose(kind, to, 'Confirm your GTS newsletter subscription', [
+export function newsletterConfirmEmail(to: string, link: string, unsubscribe: string): EmailMessage<NewsletterEmailKind> {
+  return compose('newsletter_confirm', to, 'Confirm your GTS newsletter subscription', [
     'Hello,',
     'Someone (we hope you) asked for GTS Electronics deals and new arrivals at this address. To start receiving them, open this link and press "Confirm":',
     link,
@@ -88,6 +87,11 @@ export function signingSecret(config: Config): string {
   if (!config.AUTH_SECRET)
     throw new ApiError(500, 'newsletter_not_configured', 'The newsletter is not configured on this server (AUTH_SECRET).');
   return config.AUTH_SECRET;
+}
+
+/** The link every newsletter e-mail to `email` carries (and the admin's export lists), signed for that address. */
+export async function unsubscribeUrl(config: Config, email: string): Promise<string> {
+  return unsubscribeLink(config.SITE_URL, await unsubscribeToken(signingSecret(config), email));
 }
 
 /**

@@ -4,70 +4,13 @@ import { formatLagosTime } from '../../src/lib/time.ts';
 import { statusBadge, type OrderStatus } from '../../src/features/orders/order-status.ts';
 import type { OrderView } from '../../src/features/orders/order-view.ts';
 import type { BankAccount } from '../env.ts';
-import type { AccountEmailKind } from '../accounts/messages.ts';
-import type { NewsletterEmailKind } from '../newsletter/messages.ts';
-import type { TradeInEmailKind } from '../trade-ins/messages.ts';
+import { compose, greeting, type EmailMessage } from '../platform/email.ts';
 
-/**
- * Which message an e-mail is. Stored with it in the outbox, so logs can say what was
- * sent or held without the recipient, the name or the text.
- */
-export type EmailKind =
-  | 'order_confirmation'
-  | `order_status_${OrderStatus}`
-  | AccountEmailKind
-  | TradeInEmailKind
-  | NewsletterEmailKind;
-
-/** An e-mail ready for the outbox: plain text first, with an HTML twin. */
-export interface EmailMessage {
-  kind: EmailKind;
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-}
-
-/*
- * What shoppers type reaches these e-mails in one place only: the name in the greeting.
- * Addresses, phone numbers and cities are not repeated (the tracking page shows them to
- * whoever has the order number and e-mail); subjects, amounts, bank details and product
- * names come from D1 and the store's config. E-mails go to whatever address the order was
- * placed with, so the greeting must not be able to carry a message of its own.
- */
-
-/** The longest name a greeting repeats. */
-const GREETING_NAME_MAX = 60;
-/** A name as names are written: letters of any script with their accents, spaces, . ' ’ and -. */
-const NAME_LIKE = /^[\p{L}\p{M}][\p{L}\p{M} .'’-]*$/u;
-
-/**
- * "Hello Ada Obi," — or just "Hello," when the name is not something a greeting should
- * repeat: longer than GREETING_NAME_MAX, or holding digits, links, markup or anything
- * else names do not (the checkout already refuses line breaks and control characters;
- * this also covers orders stored before it did). So an order placed for someone else's
- * address cannot make the store's e-mail say "pay into account 0123456789" or "call …".
- */
-export function greeting(name: string): string {
-  const oneLine = name
-    .replace(/[\p{C}\p{Z}]+/gu, ' ')
-    .trim()
-    .normalize('NFC');
-  return oneLine.length <= GREETING_NAME_MAX && NAME_LIKE.test(oneLine) ? `Hello ${oneLine},` : 'Hello,';
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
-}
+/** The order e-mails (functions/platform/email.ts makes them): the confirmation, then one per status change. */
+export type OrderEmailKind = 'order_confirmation' | `order_status_${OrderStatus}`;
 
 function trackUrl(siteUrl: string, order: Pick<OrderView, 'number'>): string {
   return new URL(`/track?order=${encodeURIComponent(order.number)}`, siteUrl).href;
-}
-
-/** Paragraphs of text become the text body and, escaped, the HTML body. */
-export function compose(kind: EmailKind, to: string, subject: string, paragraphs: string[]): EmailMessage {
-  const html = paragraphs.map((p) => `<p>${escapeHtml(p).replaceAll('\n', '<br>')}</p>`).join('\n');
-  return { kind, to, subject, text: paragraphs.join('\n\n'), html: `<!doctype html><html><body>${html}</body></html>` };
 }
 
 function orderSummary(order: OrderView): string {
@@ -85,7 +28,7 @@ function orderSummary(order: OrderView): string {
   ].join('\n');
 }
 
-export function orderConfirmationEmail(order: OrderView, bank: BankAccount, siteUrl: string): EmailMessage {
+export function orderConfirmationEmail(order: OrderView, bank: BankAccount, siteUrl: string): EmailMessage<OrderEmailKind> {
   return compose('order_confirmation', order.customer.email, `Your GTS order ${order.number}: transfer details`, [
     greeting(order.customer.name),
     `Thank you for your order ${order.number}. We are holding your items until ${formatLagosTime(order.expiresAt)} (Lagos time).`,
@@ -139,7 +82,7 @@ export function statusChangeEmail(
   siteUrl: string,
   /** An admin's cancel: the reason they gave, told to the shopper. */
   { reason }: { reason?: string } = {},
-): EmailMessage {
+): EmailMessage<OrderEmailKind> {
   const badge = statusBadge(status);
   const why = status === 'cancelled' ? reason?.replace(/[\p{C}\p{Z}]+/gu, ' ').trim() : undefined;
   const extra = status === 'shipped' ? shipmentNews(order) : why ? `Reason: ${why}` : undefined;

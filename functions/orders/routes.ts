@@ -4,7 +4,8 @@ import { orderApi } from '../../src/features/orders/order-api.ts';
 import { sessionUser } from '../accounts/session.ts';
 import { deliverEmailsLater } from '../platform/outbox.ts';
 import { findGuestOrder, findOrderForToken } from './find.ts';
-import { type PlacedOrderResult, placeOrder } from './place.ts';
+import { placeOrder } from './place.ts';
+import { replyPlaced } from './reply.ts';
 import { moveForShopper, type ShopperMove } from './shopper-moves.ts';
 import { quoteCart } from './quote.ts';
 import { loadOrderView } from './view.ts';
@@ -75,17 +76,6 @@ export const ordersRoute = createRouter()
   .post(at(ORDERS_BASE, orderApi.cancel), validate('param', orderNumberParam), (c) =>
     shopperMove(c, c.req.valid('param').number, 'cancel', 'Cancelled by the shopper'),
   );
-
-/**
- * The answer to an order just placed (a cart's here, a swap's in functions/trade-ins/routes.ts):
- * 201 with the order and its access token, 200 with the same for a retried key; the
- * confirmation e-mail goes after the answer. Both endpoints answer placedOrderSchema.
- */
-export function replyPlaced(c: Context<AppEnv>, placed: PlacedOrderResult) {
-  if (placed.created) deliverEmailsLater(c);
-  const body = { order: placed.order, accessToken: placed.accessToken };
-  return reply(c, orderApi.place, body, placed.created ? 201 : 200, PRIVATE);
-}
 
 /** A move the browser holding the order's token asks for (functions/orders/shopper-moves.ts). */
 async function shopperMove(c: Context<AppEnv>, number: string, event: ShopperMove, note?: string) {

@@ -2,7 +2,7 @@ import { and, asc, eq, gte, isNull, lt, lte, or, type SQL, sql } from 'drizzle-o
 import type { Db } from './db.ts';
 import { emailOutbox, orders } from './schema.ts';
 import type { Config } from '../env.ts';
-import type { EmailMessage } from '../orders/messages.ts';
+import type { EmailMessage } from './email.ts';
 import { unsubscribeHeaders } from '../newsletter/messages.ts';
 
 /**

@@ -2,7 +2,7 @@ import { categoryLabel } from '../../src/features/catalogue/categories.ts';
 import type { TradeInView } from '../../src/features/trade-ins/trade-in.ts';
 import type { TradeInStatus } from '../../src/features/trade-ins/trade-in-status.ts';
 import { formatNaira } from '../../src/lib/money.ts';
-import { compose, greeting, type EmailMessage } from '../orders/messages.ts';
+import { compose, greeting, type EmailMessage } from '../platform/email.ts';
 
 /**
  * The trade-in e-mails (issue 14), queued through the outbox in the batch of the change they
@@ -27,7 +27,7 @@ const wants = (t: TradeInView) =>
     ? 'You asked to sell it for cash.'
     : `You asked to swap it for ${t.want.name}${t.want.variantLabel ? ` (${t.want.variantLabel})` : ''}.`;
 
-export function tradeInReceivedEmail(t: TradeInView, siteUrl: string): EmailMessage {
+export function tradeInReceivedEmail(t: TradeInView, siteUrl: string): EmailMessage<TradeInEmailKind> {
   return compose('trade_in_received', t.contact.email, `We received your trade-in request ${t.reference}`, [
     greeting(t.contact.name),
     `Thank you: we received your request to trade in ${device(t)}. ${wants(t)}`,
@@ -37,7 +37,7 @@ export function tradeInReceivedEmail(t: TradeInView, siteUrl: string): EmailMess
 }
 
 /** The e-mail for a move (an admin's, or the shopper's own answer, which it confirms). */
-export function tradeInStatusEmail(t: TradeInView, note: string | null, siteUrl: string): EmailMessage {
+export function tradeInStatusEmail(t: TradeInView, note: string | null, siteUrl: string): EmailMessage<TradeInEmailKind> {
   const status = t.status as Exclude<TradeInStatus, 'new'>;
   const link = `Your request: ${tradeInStatusUrl(siteUrl, t.reference)}`;
   const noteLine = note ? [`Our note: ${note}`] : [];

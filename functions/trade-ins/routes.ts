@@ -2,20 +2,20 @@ import type { Context } from 'hono';
 import { z } from 'zod';
 import { tradeInRequestSchema, tradeInReferenceSchema } from '../../src/features/trade-ins/trade-in.ts';
 import { tradeInApi } from '../../src/features/trade-ins/trade-in-api.ts';
-import { sessionUser, type SignedInEnv } from '../accounts/session.ts';
+import { sessionUser } from '../accounts/session.ts';
 import { deliverEmailsLater } from '../platform/outbox.ts';
 import { createRouter, type AppEnv } from '../platform/app.ts';
 import { invalidRequest } from '../platform/errors.ts';
 import { rateLimit } from '../platform/rate-limit.ts';
 import { reply } from '../platform/reply.ts';
 import { validate } from '../platform/validate.ts';
-import { findForRequester, requestsOf } from './find.ts';
+import { findForRequester } from './find.ts';
 import { placeSwapOrder } from './order.ts';
-import { replyPlaced } from '../orders/routes.ts';
+import { replyPlaced } from '../orders/reply.ts';
 import { respondToOffer } from './respond.ts';
 import { readSubmission } from './photos.ts';
 import { submitTradeIn } from './submit.ts';
-import { loadTradeInParts, loadTradeInView, toTradeInView } from './view.ts';
+import { loadTradeInView } from './view.ts';
 import { at } from '../platform/routing.ts';
 
 const PRIVATE = { 'cache-control': 'no-store' };
@@ -79,11 +79,4 @@ async function respond(c: Context<AppEnv>, reference: string, { email, ...answer
   const answered = await respondToOffer(c.var.db, c.var.config, row, answer, user?.id ?? null);
   if (answered.moved) deliverEmailsLater(c);
   return reply(c, tradeInApi.respond, { tradeIn: answered.tradeIn }, 200, PRIVATE);
-}
-
-/** GET /api/account/trade-ins (mounted in routes/account.ts, behind requireUser). */
-export async function myTradeIns(c: Context<SignedInEnv>) {
-  const rows = await requestsOf(c.var.db, c.var.user);
-  const parts = await loadTradeInParts(c.var.db, rows);
-  return reply(c, tradeInApi.mine, { tradeIns: rows.map((row) => toTradeInView(row, parts.get(row.id)!)) }, 200, PRIVATE);
 }

@@ -1,7 +1,16 @@
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { TradeInView } from '../../src/features/trade-ins/trade-in.ts';
 import type { Db } from '../platform/db.ts';
-import { orders, productVariants, products, tradeInEvents, tradeInPhotos, type TradeInRow } from '../platform/schema.ts';
+import {
+  orders,
+  productVariants,
+  products,
+  tradeInEvents,
+  tradeInPhotos,
+  type TradeInRow,
+  type UserRow,
+} from '../platform/schema.ts';
+import { requestsOf } from './find.ts';
 
 /** Orders that no longer hold anything: a swap may be ordered again after one of these. */
 export const ENDED_ORDER_STATUSES = ['cancelled', 'expired'] as const;
@@ -117,4 +126,11 @@ export async function loadTradeInParts(db: Db, rows: readonly TradeInRow[]): Pro
 export async function loadTradeInView(db: Db, row: TradeInRow): Promise<TradeInView> {
   const parts = await loadTradeInParts(db, [row]);
   return toTradeInView(row, parts.get(row.id)!);
+}
+
+/** A signed-in shopper's requests as they see them, newest first (the account's Trade-ins page, GET /api/account/trade-ins). */
+export async function userTradeInViews(db: Db, user: Pick<UserRow, 'id' | 'email' | 'emailVerified'>): Promise<TradeInView[]> {
+  const rows = await requestsOf(db, user);
+  const parts = await loadTradeInParts(db, rows);
+  return rows.map((row) => toTradeInView(row, parts.get(row.id)!));
 }

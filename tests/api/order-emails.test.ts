@@ -63,7 +63,7 @@ describe('the e-mail outbox', () => {
       customer: { ...customer, email: 'escape@example.com', name: 'Ada <img src=x onerror=alert(1)>' },
     });
     const [email] = await emailsOf(order.number);
-    // A "name" with markup is not repeated at all (functions/orders/messages.ts greets by name only when it looks like one).
+    // A "name" with markup is not repeated at all (functions/platform/email.ts greets by name only when it looks like one).
     expect(email!.text.startsWith('Hello,\n\n')).toBe(true);
     expect(email!.text).not.toContain('onerror');
     expect(email!.html).not.toContain('<img');

@@ -1,0 +1,64 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Context } from 'hono';
+import type { AppEnv } from '../platform/app.ts';
+import { ApiError } from '../platform/errors.ts';
+import { users, type UserRow } from '../platform/schema.ts';
+import {
+  clearSessionCookie,
+  currentSession,
+  endSession,
+  endSessionsStatement,
+  issueSessionCookie,
+  type SignedInEnv,
+} from './session.ts';
+
+/** Signs this browser out: its session's row goes, so a copy of this cookie (another tab, a thief's) is dead too. */
+export async function signOutHere(c: Context<AppEnv>): Promise<void> {
+  const session = await currentSession(c);
+  if (session) await endSession(c.var.db, session.user.id, session.sessionId);
+  clearSessionCookie(c);
+}
+
+/**
+ * Ends every other session of the signed-in user (their rows, and the version for any cookie
+ * from before sessions were rows), applying `set` in the same batch (a new password); this
+ * browser keeps its session with a cookie at the new version. 401 when the user is gone.
+ */
+export async function endOtherSessions(c: Context<SignedInEnv>, set: Partial<typeof users.$inferInsert> = {}): Promise<UserRow> {
+  const { db, user, sessionId } = c.var;
+  const [[row]] = await db.batch([
+    db
+      .update(users)
+      .set({ ...set, sessionVersion: sql`${users.sessionVersion} + 1` })
+      .where(eq(users.id, user.id))
+      .returning(),
+    endSessionsStatement(db, user.id, sessionId),
+  ]);
+  if (!row) throw new ApiError(401, 'unauthorized', 'Please sign in to continue.');
+  await issueSessionCookie(c, row, sessionId);
+  return row;
+}
+
+/** Ends every session of the signed-in user, this browser's too (its cookie cleared). */
+export async function signOutEverywhere(c: Context<SignedInEnv>): Promise<void> {
+  const { db, user } = c.var;
+  await db.batch([
+    db
+      .update(users)
+      .set({ sessionVersion: sql`${users.sessionVersion} + 1` })
+      .where(eq(users.id, user.id)),
+    endSessionsStatement(db, user.id),
+  ]);
+  clearSessionCookie(c);
+}
+
+/**
+ * Ends one of the signed-in user's sessions (every copy of its cookie). Only the user's own
+ * rows match: another user's id is the same 404 as an unknown one. Ending this browser's own
+ * session clears its cookie too.
+ */
+export async function signOutDevice(c: Context<SignedInEnv>, id: string): Promise<void> {
+  const { db, user, sessionId } = c.var;
+  if (!(await endSession(db, user.id, id))) throw new ApiError(404, 'not_found', 'That session is not signed in any more.');
+  if (id === sessionId) clearSessionCookie(c);
+}
