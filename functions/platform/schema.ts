@@ -272,7 +272,7 @@ export const orderEvents = sqliteTable(
 /**
  * E-mails to send. Written in the same batch as the change they report, so a
  * message is never lost or sent for a change that did not happen; delivered
- * afterwards by the provider adapter (functions/email/).
+ * afterwards by the provider adapter (functions/platform/outbox.ts).
  */
 export const EMAIL_STATUSES = ['pending', 'sending', 'sent', 'failed', 'held'] as const;
 

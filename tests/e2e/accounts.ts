@@ -90,7 +90,7 @@ export async function placeOrderAs(page: Page, user: TestUser, productId: string
   return ((await response.json()) as { order: { number: string } }).order.number;
 }
 
-/** Moves an order to delivered, as an admin would (until the admin screens exist). */
+/** Moves an order to delivered, as an admin would (straight in D1: quicker than the admin screens, which admin-journey.spec.ts drives). */
 export function markDelivered(db: TestDb, orderNumber: string) {
   db.query(`update orders set status = 'delivered' where number = ${sqlText(orderNumber)}`);
 }

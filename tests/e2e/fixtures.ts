@@ -12,7 +12,7 @@ import { querySql, runSql, workerServer } from './d1.ts';
  */
 export { expect };
 
-/** A runtime change a test makes to the catalogue in D1 (an admin's edit, until the admin screens exist). */
+/** A runtime change a test makes to the catalogue in D1 (as an admin's edit would, straight in D1: the admin screens have their own specs). */
 export interface TestDb {
   /** Sets a product's price (kobo) and/or stock; the values D1 had before come back after the test. */
   setProduct(id: string, values: { priceKobo?: number; stock?: number }): void;

@@ -4,9 +4,9 @@ import { findActiveProduct } from '../../../functions/catalogue/products.ts';
 import { isProductId, type Product } from './product.ts';
 
 /**
- * What on-demand pages read from D1, behind one module so pages never reach into
- * functions/db themselves. /product/{id} renders here for a product added after the
- * build; every other page is pre-rendered from the data files (catalogue.build.ts).
+ * What the on-demand product page reads from D1, behind one module so pages never reach into
+ * functions/ themselves. /product/{id} renders here for a product added after the build;
+ * product pages built from the data files (catalogue.build.ts) are static.
  */
 export async function findProductOnSale(id: string): Promise<Product | undefined> {
   return isProductId(id) ? findActiveProduct(openDb(env.DB), id) : undefined;
