@@ -158,6 +158,27 @@ async function expectBelowHeader(toast: Locator) {
   expect(overlapsCart, 'the toast covers the cart link').toBe(false);
 }
 
+/**
+ * Counts the toast timers started from now on: react-toastify draws a progress bar for each toast
+ * shown and a new one for each refresh (`toast.update`) of a toast. Answers the counter's reader.
+ */
+async function countProgressBars(page: Page) {
+  await page.evaluate(() => {
+    const w = window as unknown as { __progressBars: number };
+    w.__progressBars = 0;
+    new MutationObserver((records) => {
+      for (const record of records) {
+        for (const node of record.addedNodes) {
+          if (!(node instanceof Element)) continue;
+          w.__progressBars +=
+            (node.matches('.Toastify__progress-bar') ? 1 : 0) + node.querySelectorAll('.Toastify__progress-bar').length;
+        }
+      }
+    }).observe(document.body, { childList: true, subtree: true });
+  });
+  return () => page.evaluate(() => (window as unknown as { __progressBars: number }).__progressBars);
+}
+
 test('five Copy clicks show one toast, below the header', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const order = await placeOrder(page, 'anker-735-charger-ganprime-65w');
@@ -169,11 +190,14 @@ test('five Copy clicks show one toast, below the header', async ({ page, context
   const copy = page.getByRole('button', { name: 'Copy reference' });
   await expect(copy).toBeVisible();
 
+  const timersStarted = await countProgressBars(page);
   for (let i = 0; i < 5; i++) await copy.click();
   const toast = page.getByRole('alert').filter({ hasText: 'Reference copied' });
   await expect(toast).toHaveCount(1);
-  // The later clicks refresh the one toast (after react-toastify's short update delay), never add one.
-  await page.waitForTimeout(600);
+  // The later clicks refresh the one toast (after react-toastify's short update delay), never add
+  // one: each refresh restarts its timer with a new progress bar. Once the four refreshes have
+  // landed, every click has been handled.
+  await expect.poll(timersStarted).toBe(5);
   await expect(toasts(page)).toHaveCount(1);
   await expect(toast).toBeVisible();
   await expectBelowHeader(toast);

@@ -51,11 +51,20 @@ function closeNotifications(page: Page) {
   });
 }
 
-/** Records calls to browser APIs the store must not misuse (permission prompts) and the app badge. */
+/**
+ * Records calls to browser APIs the store must not misuse (permission prompts), the app badge,
+ * and the notifications' check of the welcome's once-per-device mark (`welcome checked`: they
+ * have started on the page).
+ */
 async function recordBrowserCalls(context: BrowserContext) {
   await context.addInitScript(() => {
     const calls: string[] = [];
     (window as unknown as { __calls: string[] }).__calls = calls;
+    const getItem = Storage.prototype.getItem;
+    Storage.prototype.getItem = function (this: Storage, key: string) {
+      if (key === 'gtsWelcomeNotified') calls.push('welcome checked');
+      return getItem.call(this, key);
+    };
     if (typeof Notification !== 'undefined') {
       const request = Notification.requestPermission.bind(Notification);
       Notification.requestPermission = (...args: Parameters<typeof Notification.requestPermission>) => {
@@ -262,13 +271,18 @@ test('a script chunk that fails to load after a deploy reloads the page once per
   const reloaded = page.waitForEvent('load');
   await page.evaluate(() => window.dispatchEvent(new Event('vite:preloadError', { cancelable: true })));
   await reloaded;
-  // A second failure in the same tab session does not loop.
+  // A second failure in the same tab session does not loop: the listener says so on the console
+  // instead of reloading (it decides as the event is dispatched).
+  const gaveUp = page.waitForEvent('console', (m) => m.text().startsWith('A script failed to load again after a reload'));
   await page.evaluate(() => window.dispatchEvent(new Event('vite:preloadError', { cancelable: true })));
-  await page.waitForTimeout(500);
+  await gaveUp;
   expect(loads).toHaveLength(1);
 });
 
-/** Chromium headless never fires beforeinstallprompt: the test fires one, as the browser would. */
+/**
+ * Chromium headless never fires beforeinstallprompt: the test fires one, as the browser would.
+ * Answers whether the page took it (its listener holds the offer back at once, as it is dispatched).
+ */
 function offerInstall(page: Page, outcome: 'accepted' | 'dismissed' = 'dismissed') {
   return page.evaluate((choice) => {
     const event = new Event('beforeinstallprompt', { cancelable: true });
@@ -281,6 +295,7 @@ function offerInstall(page: Page, outcome: 'accepted' | 'dismissed' = 'dismissed
       userChoice: Promise.resolve({ outcome: choice, platform: 'web' }),
     });
     window.dispatchEvent(event);
+    return event.defaultPrevented;
   }, outcome);
 }
 
@@ -298,6 +313,47 @@ function recordInstallChecks(page: Page) {
   return checks;
 }
 
+/**
+ * Records, in the page and in order, the steps of the install offer that decide whether the
+ * banner shows, so a test waits for the decision instead of for time:
+ * - `interaction`: the shopper's first tap, key or wheel turn (this listener runs just before the page's);
+ * - `dismissal read`: install.browser.ts read this device's dismissal; it decides at once, in the
+ *   same task (return, or start the server check), so when a test sees this step, that is done;
+ * - `check`: the page asked the server (`fetch` called);
+ * - `answer`: a task after the page parsed the server's answer, by when it has shown the banner or not.
+ */
+async function recordInstallSteps(page: Page) {
+  await page.addInitScript(() => {
+    const steps: string[] = [];
+    (window as unknown as { __installSteps: string[] }).__installSteps = steps;
+    const isCheck = (url: string) => url.includes('/api/check-install-prompt/');
+    const interacted = () => {
+      if (!steps.includes('interaction')) steps.push('interaction');
+    };
+    for (const type of ['pointerdown', 'keydown', 'wheel']) window.addEventListener(type, interacted, { capture: true });
+    const getItem = Storage.prototype.getItem;
+    Storage.prototype.getItem = function (this: Storage, key: string) {
+      if (key === 'gtsInstallDismissed') steps.push('dismissal read');
+      return getItem.call(this, key);
+    };
+    const fetch = window.fetch;
+    window.fetch = function (this: typeof window, input: RequestInfo | URL, init?: RequestInit) {
+      if (isCheck(input instanceof Request ? input.url : String(input))) steps.push('check');
+      return fetch.call(this, input, init);
+    };
+    const json = Response.prototype.json;
+    Response.prototype.json = function (this: Response) {
+      const parsed = json.call(this);
+      if (isCheck(this.url)) {
+        const read = () => setTimeout(() => steps.push('answer'));
+        parsed.then(read, read);
+      }
+      return parsed;
+    };
+  });
+}
+const installSteps = (page: Page) => page.evaluate(() => (window as unknown as { __installSteps: string[] }).__installSteps);
+
 const installBanner = (page: Page) => page.getByRole('region', { name: 'Install the app' });
 
 test('the install banner waits for the first interaction, shows when the server says so, and stays dismissed after Dismiss and a reload', async ({
@@ -305,12 +361,13 @@ test('the install banner waits for the first interaction, shows when the server 
   db,
 }) => {
   const checks = recordInstallChecks(page);
+  await recordInstallSteps(page);
   await page.goto('/');
-  await offerInstall(page);
+  // The page holds the offer back as it is dispatched, and decides then to wait.
+  expect(await offerInstall(page)).toBe(true);
   const banner = installBanner(page);
   // While the shopper has not touched the page: no banner (it could become the page's
   // largest paint), and not even the server check.
-  await page.waitForTimeout(500);
   await expect(banner).toHaveCount(0);
   expect(checks).toEqual([]);
 
@@ -318,6 +375,8 @@ test('the install banner waits for the first interaction, shows when the server 
   await interact(page);
   expect(await (await checked).json()).toEqual({ shouldShowPrompt: true });
   await expect(banner).toBeVisible();
+  // Everything the offer started came after the first interaction, however late that was.
+  await expect.poll(() => installSteps(page)).toEqual(['interaction', 'dismissal read', 'check', 'answer']);
   // Fixed to the window, out of the page's flow: showing it moves nothing.
   expect(await banner.evaluate((el) => getComputedStyle(el).position)).toBe('fixed');
 
@@ -334,7 +393,8 @@ test('the install banner waits for the first interaction, shows when the server 
   await page.reload();
   await offerInstall(page);
   await interact(page);
-  await page.waitForTimeout(500);
+  // The page read this device's dismissal and stopped there: no server check, no banner.
+  await expect.poll(() => installSteps(page)).toEqual(['interaction', 'dismissal read']);
   await expect(banner).toHaveCount(0);
 
   // Even with this device's local record gone, the server remembers the device.
@@ -344,7 +404,8 @@ test('the install banner waits for the first interaction, shows when the server 
   await offerInstall(page);
   await interact(page);
   expect(await (await again).json()).toEqual({ shouldShowPrompt: false });
-  await page.waitForTimeout(300);
+  // The page has read the server's answer and acted on it.
+  await expect.poll(() => installSteps(page)).toEqual(['interaction', 'dismissal read', 'check', 'answer']);
   await expect(banner).toHaveCount(0);
 });
 
@@ -384,14 +445,20 @@ for (const [how, emulate] of Object.entries(INSTALLED)) {
   test(`the installed app (${how}) is never offered the install, and still runs its service worker`, async ({ page }) => {
     await page.addInitScript(emulate);
     const checks = recordInstallChecks(page);
+    await recordInstallSteps(page);
     await page.goto('/');
-    await offerInstall(page);
+    // The page takes the offer as it is dispatched and, installed, drops it there.
+    expect(await offerInstall(page)).toBe(true);
     await interact(page);
-    await page.waitForTimeout(500);
+    // A non-event: nothing is left to decide, so there is no step to wait for. What a page that
+    // kept the offer would do next (load install.browser.ts, ask the server, show the banner)
+    // takes a few requests; the checks wait instead for a later milestone of the page's own, its
+    // service worker in control (registered once the page has settled, then the app shell cached).
+    await serviceWorkerReady(page);
     await expect(installBanner(page)).toHaveCount(0);
     expect(checks).toEqual([]);
+    expect(await installSteps(page)).toEqual(['interaction']);
     expect(await page.evaluate(() => (window as unknown as { __prompted: number }).__prompted)).toBe(0);
-    await serviceWorkerReady(page);
   });
 }
 
@@ -450,9 +517,14 @@ test('with permission: the welcome notification once per device, a cart reminder
     ]);
   // Once per device, not on every page.
   await closeNotifications(page);
+  const welcomed = await page.evaluate(() => localStorage.getItem('gtsWelcomeNotified'));
   await page.goto('/products');
+  // The notifications have started on this page before the clock moves.
+  await expect.poll(async () => (await browserCalls(page)).includes('welcome checked')).toBe(true);
   await page.clock.fastForward('00:30');
-  await page.waitForTimeout(300);
+  // A welcome that comes due writes its mark before it is shown, in the timer that
+  // fastForward has run: the mark as it was means none came due.
+  expect(await page.evaluate(() => localStorage.getItem('gtsWelcomeNotified'))).toBe(welcomed);
   expect(await shownNotifications(page)).toEqual([]);
 
   // Two hours after the cart got its item: the reminder.
@@ -476,7 +548,9 @@ test('with permission: the welcome notification once per device, a cart reminder
   await page.getByRole('button', { name: /^Remove / }).click();
   await expect.poll(() => shownNotifications(page)).toEqual([]);
   await page.clock.fastForward('04:00:00');
-  await page.waitForTimeout(300);
+  // A reminder that comes due writes the next one's time before it is shown, in the timer that
+  // fastForward has run: none written means none came due.
+  expect(await page.evaluate(() => localStorage.getItem('gtsCartReminderAt'))).toBeNull();
   expect(await shownNotifications(page)).toEqual([]);
   expect((await browserCalls(page)).filter((c) => c === 'requestPermission')).toEqual([]);
   await expect(page.getByText('We will remind you about your cart every 2 hours while it has items.')).toHaveCount(0);

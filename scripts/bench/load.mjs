@@ -8,15 +8,14 @@
  * for spotting regressions on this machine, not a forecast of production throughput.
  */
 import { execFileSync } from 'node:child_process';
-import autocannon from 'autocannon';
+import { CONNECTIONS, cannon, DURATION_S, summary } from './autocannon.mjs';
 
-const DURATION_S = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
-const CONNECTIONS = Number(process.env.BENCH_LOAD_CONNECTIONS ?? 10);
 /** A product with no variants, its stock set so the run sells out part-way: both 201 and 409 are exercised. */
 const PRODUCT = 'anker-735-charger-ganprime-65w';
 const STOCK = Number(process.env.BENCH_LOAD_STOCK ?? 300);
 const SHIPPING_FEE = 150_000;
 
+/** Runs one SQL command on the local D1 in `persistDir` and answers its rows. */
 function sql(persistDir, command) {
   const out = execFileSync(
     process.execPath,
@@ -39,31 +38,7 @@ function sql(persistDir, command) {
   return JSON.parse(out.toString())[0]?.results ?? [];
 }
 
-function cannon(options) {
-  const statuses = {};
-  return new Promise((resolve, reject) => {
-    const instance = autocannon({ connections: CONNECTIONS, duration: DURATION_S, ...options }, (err, result) =>
-      err ? reject(err) : resolve({ result, statuses }),
-    );
-    instance.on('response', (_client, statusCode) => {
-      statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
-    });
-  });
-}
-
-function summary(name, { result, statuses }, okStatuses) {
-  const unexpected = Object.entries(statuses).filter(([code]) => !okStatuses.includes(Number(code)));
-  return {
-    name,
-    requestsPerSecond: result.requests.average,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    requests: result.requests.total,
-    statuses,
-    errors: result.errors + result.timeouts + unexpected.reduce((n, [, count]) => n + count, 0),
-  };
-}
-
+/** Loads the listing and order placement on the server at `origin` (its D1 in `persistDir`) and checks what the orders left in D1. */
 export async function loadRun(origin, persistDir) {
   process.stderr.write(`load: GET /api/products for ${DURATION_S} s, ${CONNECTIONS} connections...\n`);
   const products = summary(
@@ -135,6 +110,7 @@ export async function loadRun(origin, persistDir) {
   };
 }
 
+/** Prints the load run's figures and checks. */
 export function printLoad(load) {
   console.log(
     `\nAPI load (autocannon, ${load.settings.connections} connections, ${load.settings.durationSeconds} s each, local workerd + D1)`,
@@ -148,75 +124,4 @@ export function printLoad(load) {
   }
   console.log('\nAfter the order run:');
   for (const c of load.checks) console.log(`  ${c.pass ? 'PASS' : 'MISS'} ${c.target} (${c.value})`);
-}
-
-// ---------------------------------------------------------------- catalogue at scale
-
-/**
- * The same listing and search requests against the shipped catalogue and against a second
- * local D1 holding 10,000 generated products more (scripts/generate-products.ts): the cost of
- * a request must stay flat as the catalogue grows (docs/decisions/012-search-in-d1-with-fts5.md).
- * Rows read come from the `x-d1-rows-read` header the Worker adds when EXPOSE_D1_ROWS_READ is set.
- */
-export const SCALE_REQUESTS = [
-  { name: 'listing', path: '/api/products' },
-  { name: 'category, by price', path: '/api/products?category=phones&sort=price-asc' },
-  { name: 'brand + price', path: '/api/products?brand=Apple&maxPrice=1500000' },
-  { name: 'search "samsung galaxy"', path: '/api/products?q=samsung%20galaxy' },
-  { name: 'search prefix "iph"', path: '/api/products?q=iph' },
-  { name: 'featured shelf', path: '/api/products?featured=true&sort=rating' },
-];
-const SCALE_SECONDS = Number(process.env.BENCH_SCALE_SECONDS ?? 5);
-/** p50 with 10,000 more products may be at most this many times p50 at the shipped size. */
-export const SCALE_BUDGET = 1.5;
-
-/** Runs every scale request against one server; `label` names the catalogue. */
-export async function scaleRun(origin, label) {
-  const results = [];
-  for (const request of SCALE_REQUESTS) {
-    const probe = await fetch(origin + request.path);
-    const body = await probe.json();
-    const rowsRead = probe.headers.get('x-d1-rows-read');
-    process.stderr.write(`scale (${label}): ${request.path} for ${SCALE_SECONDS} s, ${CONNECTIONS} connections...\n`);
-    const run = await cannon({ url: origin + request.path, duration: SCALE_SECONDS });
-    results.push({
-      ...summary(request.name, run, [200]),
-      path: request.path,
-      catalogue: label,
-      total: body.total ?? null,
-      rowsRead: rowsRead === null ? null : Number(rowsRead),
-    });
-  }
-  return results;
-}
-
-/** Pairs the two runs request by request and checks the budget. */
-export function scaleChecks(shipped, scaled) {
-  return SCALE_REQUESTS.map((request, i) => {
-    const a = shipped[i];
-    const b = scaled[i];
-    const ratio = b.p50Ms / Math.max(a.p50Ms, 1);
-    return {
-      target: `${request.name}: p50 at scale <= ${SCALE_BUDGET}x shipped, no errors`,
-      value: `${a.p50Ms} -> ${b.p50Ms} ms (${ratio.toFixed(2)}x), errors ${a.errors + b.errors}`,
-      pass: ratio <= SCALE_BUDGET && a.errors + b.errors === 0,
-    };
-  });
-}
-
-export function printScale(scale) {
-  console.log(
-    `\nCatalogue at scale (autocannon, ${CONNECTIONS} connections, ${SCALE_SECONDS} s each, local workerd + D1; rows read = D1 meta.rows_read of one request)`,
-  );
-  console.log('| request | catalogue | total | req/s | p50 ms | p99 ms | rows read | errors |');
-  console.log('|---|---|---|---|---|---|---|---|');
-  for (let i = 0; i < scale.shipped.length; i++) {
-    for (const r of [scale.shipped[i], scale.scaled[i]]) {
-      console.log(
-        `| ${r.name} | ${r.catalogue} | ${r.total} | ${r.requestsPerSecond.toFixed(1)} | ${r.p50Ms} | ${r.p99Ms} | ${r.rowsRead ?? '-'} | ${r.errors} |`,
-      );
-    }
-  }
-  console.log('\nBudget:');
-  for (const c of scale.checks) console.log(`  ${c.pass ? 'PASS' : 'MISS'} ${c.target} (${c.value})`);
 }
