@@ -17,8 +17,9 @@ import { products } from '../platform/schema.ts';
 import { parseVariants, VARIANTS_JSON } from './variants.ts';
 
 /**
- * GET /api/products in D1: the same answer as the pure `searchProducts` (search.ts), worked
- * out by SQL that reads rows in proportion to what the query matches, not to the catalogue
+ * GET /api/products in D1: the same answer as `searchProducts`, the pure reference the tests
+ * hold it to (tests/api/product-search.test.ts; nothing else calls it), worked out by SQL
+ * that reads rows in proportion to what the query matches, not to the catalogue
  * (docs/decisions/012-search-in-d1-with-fts5.md):
  *   - text through the FTS5 table `products_fts` (migrations/0006_product_search.sql), every
  *     search word a quoted prefix term, so nothing the shopper types is FTS syntax;

@@ -58,7 +58,8 @@ const withVariants = { ...getTableColumns(products), variants: VARIANTS_JSON };
 
 /**
  * Every product on sale (archived ones are left out). Not for requests: the listing reads only
- * what a query matches (product-search.ts). The tests compare that with `searchProducts` over this.
+ * what a query matches (product-search.ts). The tests compare that with the pure reference search,
+ * `searchProducts`, over this.
  */
 export async function listActiveProducts(db: Db): Promise<Product[]> {
   const rows = await db.select(withVariants).from(products).where(eq(products.active, true));

@@ -15,17 +15,17 @@ import {
   productQuerySchema,
   productQueryToParams,
   SORTS,
-  searchProducts,
   searchWords,
 } from '../../src/features/catalogue/search.ts';
 import { generateProducts, random } from '../../scripts/product-generator.ts';
 import { catalogue } from './catalogue.ts';
 import { api, type ErrorJson } from './client.ts';
 import { insertProducts } from './product-rows.ts';
+import { searchProducts } from './search-reference.ts';
 
 /**
  * The D1 search (functions/catalogue/product-search.ts: SQL and FTS5) against the pure reference
- * (`searchProducts` in search.ts, which the build pre-renders with): same ids, order,
+ * (`searchProducts`, search-reference.ts): same ids, order,
  * totals, brands and facets, for the shipped catalogue and with generated products added.
  */
 

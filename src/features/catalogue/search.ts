@@ -2,14 +2,13 @@ import { z } from 'zod';
 import { CATEGORY_IDS } from './categories.ts';
 import { BRANDS } from './brands.ts';
 import { productSchema, type Product } from './product.ts';
-import { nairaToKobo } from '../../lib/money.ts';
 
 /**
  * Catalogue search: the query (parsed by one schema, shared with the browser, which also
- * writes the URL), the answer's shape, and `searchProducts`, the pure implementation the
- * build pre-renders /products with. The Worker answers the same contract in SQL over D1
+ * writes the URL), the answer's shape, and the rules of its answer (words, tiers, name order,
+ * facets, paging). The Worker answers the contract in SQL over D1
  * (functions/catalogue/product-search.ts, FTS5 for the text); tests/api/product-search.test.ts
- * checks the two give the same ids, order, totals, brands and facets.
+ * checks it against a pure reference built on these rules (tests/api/search-reference.ts).
  * See docs/decisions/012-search-in-d1-with-fts5.md.
  */
 
@@ -183,9 +182,7 @@ export function compareNames(a: string, b: string): number {
 }
 
 /** Ids are ASCII: plain code unit order, as SQLite's BINARY collation. The last tie-breaker of every sort. */
-const compareIds = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-const byName = (a: Product, b: Product) => compareNames(a.name, b.name) || compareIds(a.id, b.id);
+export const compareIds = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * How well a product matches the search words, best first: 0 when every word starts a word
@@ -204,16 +201,6 @@ export function matchTier(p: Product, terms: readonly string[]): 0 | 1 | 2 | nul
   if (terms.every((t) => starts(name, t) || starts(brand, t) || starts(description, t))) return 2;
   return null;
 }
-
-type Ranked = { p: Product; tier: number };
-
-const COMPARATORS: Record<SortId, (a: Ranked, b: Ranked) => number> = {
-  name: (a, b) => byName(a.p, b.p),
-  'price-asc': (a, b) => a.p.price - b.p.price || byName(a.p, b.p),
-  'price-desc': (a, b) => b.p.price - a.p.price || byName(a.p, b.p),
-  rating: (a, b) => b.p.rating - a.p.rating || b.p.reviews - a.p.reviews || byName(a.p, b.p),
-  relevance: (a, b) => a.tier - b.tier || byName(a.p, b.p),
-};
 
 /** The brand list's order (the Worker sorts D1's brands with it too). */
 export function sortBrands(brands: Iterable<string>): string[] {
@@ -241,7 +228,7 @@ export function facetsFrom(groups: Iterable<{ category: string; brand: string; c
   };
 }
 
-/** Page arithmetic shared by both implementations. */
+/** Page arithmetic, the same for the Worker's search and the tests' reference. */
 export function pageOf<T>(
   items: T[],
   total: number,
@@ -258,37 +245,4 @@ export function pageOf<T>(
     brands,
     facets,
   };
-}
-
-/**
- * Filters, sorts and pages products. Pure: the build pre-renders with it, and it is the
- * reference the Worker's SQL (functions/catalogue/product-search.ts) is tested against.
- */
-export function searchProducts(products: readonly Product[], query: ProductQuery): ProductPage {
-  const terms = searchTerms(query.q);
-  const minKobo = nairaToKobo(query.minPrice);
-  const maxKobo = nairaToKobo(query.maxPrice);
-
-  const inScope: Ranked[] = [];
-  for (const p of products) {
-    if (query.category.length > 0 && !query.category.includes(p.category as never)) continue;
-    if (query.featured !== undefined && p.featured !== query.featured) continue;
-    const tier = matchTier(p, terms);
-    if (tier !== null) inScope.push({ p, tier });
-  }
-  const brands = sortBrands(inScope.map(({ p }) => p.brand));
-  const matching = inScope
-    .filter(({ p }) => query.brand.length === 0 || query.brand.includes(p.brand as never))
-    .filter(({ p }) => p.price >= minKobo && p.price <= maxKobo)
-    .sort(COMPARATORS[query.sort]);
-  const facets = facetsFrom(matching.map(({ p }) => ({ category: p.category, brand: p.brand, count: 1 })));
-
-  const start = (query.page - 1) * PAGE_SIZE;
-  return pageOf(
-    matching.slice(start, start + PAGE_SIZE).map(({ p }) => p),
-    matching.length,
-    query,
-    brands,
-    facets,
-  );
 }
