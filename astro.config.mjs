@@ -3,14 +3,18 @@ import { defineConfig } from 'astro/config';
 import cloudflare from '@astrojs/cloudflare';
 import react from '@astrojs/react';
 import AstroPWA from '@vite-pwa/astro';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PAGE_CSP_DIRECTIVES } from './functions/platform/security-headers.ts';
 
 const site = process.env.SITE_URL ?? 'https://gts.ng';
 const outDir = process.env.BUILD_DIR ?? 'dist';
 const shortcutIcons = [{ src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' }];
-/** Where the adapter writes the files the browser gets: the service worker and manifest go there too. */
-const clientDir = fileURLToPath(new URL(`./${outDir}/client/`, import.meta.url));
+/**
+ * Where the adapter writes the files the browser gets: the service worker and manifest go there
+ * too. BUILD_DIR may be relative to this file or absolute (/tmp/build-x).
+ */
+const clientDir = `${resolve(fileURLToPath(new URL('.', import.meta.url)), outDir, 'client')}/`;
 
 /**
  * The installable app (docs/decisions/015-service-worker-and-offline.md): the manifest and
