@@ -1,3 +1,6 @@
+import { adminProductApi } from '../src/features/catalogue/admin/admin-product-api.ts';
+import { newsletterApi } from '../src/features/newsletter/subscribe.ts';
+import { tradeInApi } from '../src/features/trade-ins/trade-in-api.ts';
 import { createApp } from './platform/app.ts';
 import { ADMIN_BASE, adminRoute } from './admin/routes.ts';
 import {
@@ -24,7 +27,10 @@ import { mountPoint } from './platform/routing.ts';
 import { runScheduledJobs } from './scheduled.ts';
 
 /** The store's API: everything under /api/*, served by the same Worker as the pages. */
-export const api = createApp()
+export const api = createApp({
+  largeUploads: [adminProductApi.uploadImage, tradeInApi.submit],
+  crossSiteWrites: [newsletterApi.unsubscribe],
+})
   .route('/health', health)
   .route(mountPoint(PRODUCTS_BASE), products)
   .route(mountPoint(ORDERS_BASE), ordersRoute)

@@ -4,7 +4,7 @@ import { ADMIN_DASHBOARD_BASE, adminDashboardRoute } from './dashboard-routes.ts
 import { ADMIN_IMAGES_BASE, adminImagesRoute } from '../catalogue/admin-image-routes.ts';
 import { ADMIN_ORDERS_BASE, adminOrdersRoute } from '../orders/admin-routes.ts';
 import { ADMIN_PRODUCTS_BASE, adminProductsRoute } from '../catalogue/admin-routes.ts';
-import { adminSubscribersRoute } from '../newsletter/admin-routes.ts';
+import { ADMIN_SUBSCRIBERS_BASE, adminSubscribersRoute } from '../newsletter/admin-routes.ts';
 import { ADMIN_TRADE_INS_BASE, adminTradeInsRoute } from '../trade-ins/admin-routes.ts';
 
 /** Where functions/index.ts mounts the admin router; each feature's admin router sits below it. */
@@ -39,5 +39,5 @@ export const adminRoute = new Hono<SignedInEnv>()
   .route(below(ADMIN_ORDERS_BASE), adminOrdersRoute)
   .route(below(ADMIN_PRODUCTS_BASE), adminProductsRoute)
   .route(below(ADMIN_IMAGES_BASE), adminImagesRoute)
-  .route('/subscribers', adminSubscribersRoute)
+  .route(below(ADMIN_SUBSCRIBERS_BASE), adminSubscribersRoute)
   .route(below(ADMIN_TRADE_INS_BASE), adminTradeInsRoute);

@@ -4,6 +4,7 @@ import { adminSubscriberApi, subscriberQuerySchema } from '../../src/features/ne
 import { exportFileName, listSubscribers, removeSubscriber, subscribersCsv } from './admin.ts';
 import type { SignedInEnv } from '../accounts/session.ts';
 import { reply } from '../platform/reply.ts';
+import { at } from '../platform/routing.ts';
 import { validate } from '../platform/validate.ts';
 
 const idParam = z.object({
@@ -13,18 +14,21 @@ const idParam = z.object({
     .transform(Number),
 });
 
+/** Where the admin router mounts this one (functions/admin/routes.ts): each route's path is its contract's (src/features/newsletter/admin/admin-subscriber-api.ts). */
+export const ADMIN_SUBSCRIBERS_BASE = '/api/admin/subscribers';
+
 /** /api/admin/subscribers (behind requireAdmin): the list, the CSV export, and removing one. */
 export const adminSubscribersRoute = new Hono<SignedInEnv>()
-  .get('/', validate('query', subscriberQuerySchema), async (c) =>
+  .get(at(ADMIN_SUBSCRIBERS_BASE, adminSubscriberApi.subscribers), validate('query', subscriberQuerySchema), async (c) =>
     reply(c, adminSubscriberApi.subscribers, await listSubscribers(c.var.db, c.req.valid('query'))),
   )
-  .get('/export', async (c) =>
+  .get(at(ADMIN_SUBSCRIBERS_BASE, adminSubscriberApi.exportSubscribers), async (c) =>
     c.body(await subscribersCsv(c.var.db, c.var.config), 200, {
       'content-type': 'text/csv; charset=utf-8',
       'content-disposition': `attachment; filename="${exportFileName()}"`,
     }),
   )
-  .delete('/:id', validate('param', idParam), async (c) => {
+  .delete(at(ADMIN_SUBSCRIBERS_BASE, adminSubscriberApi.removeSubscriber), validate('param', idParam), async (c) => {
     await removeSubscriber(c.var.db, c.var.user, c.req.valid('param').id);
     return reply(c, adminSubscriberApi.removeSubscriber, { removed: true });
   });

@@ -1,27 +1,27 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
-import { adminProductApi } from '../../src/features/catalogue/admin/admin-product-api.ts';
-import { tradeInApi } from '../../src/features/trade-ins/trade-in-api.ts';
+import type { Endpoint } from '../../src/lib/api-contract.ts';
 import { openDb, type Db } from './db.ts';
 import { readConfig, type Config } from '../env.ts';
 import { ApiError, handleError, handleNotFound } from './errors.ts';
 import { API_BASE } from './routing.ts';
 import { API_CSP, PAGE_SECURITY_HEADERS } from './security-headers.ts';
 
-/**
- * The routes that read a body over 64 KB, each with its own limit counted as it streams: an
- * admin's image upload (2 MB, functions/catalogue/admin-images.ts) and a trade-in request with its
- * photos (functions/trade-ins/photos.ts).
- */
-const LARGE_UPLOAD_PATHS: readonly string[] = [adminProductApi.uploadImage.path, tradeInApi.submit.path];
-
-/**
- * Writes that other sites may send on purpose: a mailbox provider's RFC 8058 one-click
- * unsubscribe comes from its own servers or webmail. Its authority is the signed token in
- * the URL, not a cookie, so a forged one removes only the address the token was made for.
- */
-const CROSS_SITE_WRITES: readonly string[] = ['/api/newsletter/unsubscribe'];
+/** What the API's routes ask of the shared middleware (functions/index.ts names them). */
+export interface AppOptions {
+  /**
+   * The routes that read a body over 64 KB, each with its own limit counted as it streams (an
+   * admin's image upload, a trade-in request with its photos).
+   */
+  largeUploads?: readonly Endpoint[];
+  /**
+   * Writes that other sites may send on purpose (a mailbox provider's RFC 8058 one-click
+   * unsubscribe comes from its own servers or webmail): their authority is a signed token in
+   * the URL, not a cookie, so a forged one acts only on what the token was made for.
+   */
+  crossSiteWrites?: readonly Endpoint[];
+}
 
 /** The body types a page on another site can send without a CORS preflight (an HTML form's enctypes). */
 const FORM_BODY = /^(application\/x-www-form-urlencoded|multipart\/form-data|text\/plain)\b/i;
@@ -36,18 +36,21 @@ const FORM_BODY = /^(application\/x-www-form-urlencoded|multipart\/form-data|tex
  * sends that cross-site (it would need a CORS preflight, which this API never grants), and it is
  * what scripts and the API tests send. Before the body limit and the routes, so nothing is read.
  */
-const refuseCrossSiteWrites: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const method = c.req.method;
-  if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS' || CROSS_SITE_WRITES.includes(c.req.path)) return next();
-  const origin = c.req.header('origin');
-  const site = c.req.header('sec-fetch-site');
-  const foreignOrigin = origin !== undefined && origin !== new URL(c.req.url).origin;
-  const foreignSite = site === 'cross-site' || site === 'same-site';
-  const unmarkedForm = origin === undefined && site === undefined && FORM_BODY.test(c.req.header('content-type') ?? 'text/plain');
-  if (foreignOrigin || foreignSite || unmarkedForm)
-    throw new ApiError(403, 'forbidden', 'This request must come from the store’s own pages.');
-  await next();
-};
+const refuseCrossSiteWrites =
+  (crossSiteWrites: readonly string[]): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    const method = c.req.method;
+    if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS' || crossSiteWrites.includes(c.req.path)) return next();
+    const origin = c.req.header('origin');
+    const site = c.req.header('sec-fetch-site');
+    const foreignOrigin = origin !== undefined && origin !== new URL(c.req.url).origin;
+    const foreignSite = site === 'cross-site' || site === 'same-site';
+    const unmarkedForm =
+      origin === undefined && site === undefined && FORM_BODY.test(c.req.header('content-type') ?? 'text/plain');
+    if (foreignOrigin || foreignSite || unmarkedForm)
+      throw new ApiError(403, 'forbidden', 'This request must come from the store’s own pages.');
+    await next();
+  };
 
 export interface AppEnv {
   Bindings: Env;
@@ -59,7 +62,8 @@ export function createRouter() {
   return new Hono<AppEnv>();
 }
 
-export function createApp() {
+export function createApp({ largeUploads = [], crossSiteWrites = [] }: AppOptions = {}) {
+  const largeUploadPaths = largeUploads.map((e) => e.path as string);
   const app = new Hono<AppEnv>().basePath(API_BASE);
   app.onError(handleError);
   app.notFound(handleNotFound);
@@ -79,7 +83,7 @@ export function createApp() {
     await next();
     c.header('Permissions-Policy', PAGE_SECURITY_HEADERS['Permissions-Policy']);
   });
-  app.use(refuseCrossSiteWrites);
+  app.use(refuseCrossSiteWrites(crossSiteWrites.map((e) => e.path as string)));
   const jsonBodyLimit = bodyLimit({
     maxSize: 64 * 1024,
     onError: () => {
@@ -88,7 +92,7 @@ export function createApp() {
   });
   // Uploads are larger: their handlers count the bytes as they stream and stop at their own
   // limit. Exact method and path, so nothing else escapes this one.
-  app.use((c, next) => (c.req.method === 'POST' && LARGE_UPLOAD_PATHS.includes(c.req.path) ? next() : jsonBodyLimit(c, next)));
+  app.use((c, next) => (c.req.method === 'POST' && largeUploadPaths.includes(c.req.path) ? next() : jsonBodyLimit(c, next)));
   app.use(async (c, next) => {
     c.set('config', readConfig(c.env));
     c.set('db', openDb(c.env.DB));
