@@ -3,10 +3,10 @@ import type { Transaction } from '../../src/features/account/account-api.ts';
 import type { OrderStatus } from '../../src/features/orders/order-status.ts';
 import type { OrderView } from '../../src/features/orders/order-view.ts';
 import type { Db } from '../platform/db.ts';
-import { orderEvents, orderLines, orders, type OrderRow } from '../platform/schema.ts';
+import { orderEvents, orders, type OrderRow } from '../platform/schema.ts';
 import type { Config } from '../env.ts';
 import { ApiError } from '../platform/errors.ts';
-import { loadOrderView, toOrderView } from '../orders/view.ts';
+import { loadOrderView, loadOrderViews } from '../orders/view.ts';
 
 /** How many of a user's orders the account pages list (newest first). */
 const MAX_LISTED = 100;
@@ -23,25 +23,7 @@ function latestOrdersOf(db: Db, userId: string): Promise<OrderRow[]> {
 
 /** The user's orders, newest first, as the tracking page shows one (orders/view.ts). */
 export async function userOrders(db: Db, config: Config, userId: string): Promise<OrderView[]> {
-  const rows = await latestOrdersOf(db, userId);
-  if (!rows.length) return [];
-  const ids = rows.map((r) => r.id);
-  const [lines, events] = await db.batch([
-    db.select().from(orderLines).where(inArray(orderLines.orderId, ids)).orderBy(asc(orderLines.id)),
-    db
-      .select({ orderId: orderEvents.orderId, toStatus: orderEvents.toStatus, createdAt: orderEvents.createdAt })
-      .from(orderEvents)
-      .where(inArray(orderEvents.orderId, ids))
-      .orderBy(asc(orderEvents.id)),
-  ]);
-  return rows.map((row) =>
-    toOrderView(
-      row,
-      lines.filter((l) => l.orderId === row.id),
-      events.filter((e) => e.orderId === row.id),
-      config,
-    ),
-  );
+  return loadOrderViews(db, config, await latestOrdersOf(db, userId));
 }
 
 /** One of the user's orders by number: 404 for any other (the same answer whether it exists or not). */

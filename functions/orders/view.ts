@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { asc, inArray } from 'drizzle-orm';
 import { awaitsPayment, showsPaymentDetails } from '../../src/features/orders/order-status.ts';
 import type { OrderView } from '../../src/features/orders/order-view.ts';
 import type { Db } from '../platform/db.ts';
@@ -11,14 +11,32 @@ export async function loadOrderView(db: Db, config: Config, order: OrderRow): Pr
   return toOrderView(order, lines, events, config);
 }
 
-/** An order's lines and its status history, oldest first, in one round trip. */
-export function loadOrderLinesAndHistory(db: Db, orderId: string) {
+/** Orders as the API answers with them (a signed-in shopper's list), their lines and histories in one round trip. */
+export async function loadOrderViews(db: Db, config: Config, rows: readonly OrderRow[]): Promise<OrderView[]> {
+  if (!rows.length) return [];
+  const [lines, events] = await loadOrderLinesAndHistory(
+    db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((row) =>
+    toOrderView(
+      row,
+      lines.filter((l) => l.orderId === row.id),
+      events.filter((e) => e.orderId === row.id),
+      config,
+    ),
+  );
+}
+
+/** Orders' lines and status histories, each oldest first, in one round trip: the one history query. */
+export function loadOrderLinesAndHistory(db: Db, orderIds: string | readonly string[]) {
+  const ids = typeof orderIds === 'string' ? [orderIds] : [...orderIds];
   return db.batch([
-    db.select().from(orderLines).where(eq(orderLines.orderId, orderId)).orderBy(asc(orderLines.id)),
+    db.select().from(orderLines).where(inArray(orderLines.orderId, ids)).orderBy(asc(orderLines.id)),
     db
-      .select({ toStatus: orderEvents.toStatus, createdAt: orderEvents.createdAt })
+      .select({ orderId: orderEvents.orderId, toStatus: orderEvents.toStatus, createdAt: orderEvents.createdAt })
       .from(orderEvents)
-      .where(eq(orderEvents.orderId, orderId))
+      .where(inArray(orderEvents.orderId, ids))
       .orderBy(asc(orderEvents.id)),
   ]);
 }
