@@ -1,10 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { ApiRequestError, callApi } from '../../lib/api-client.browser.ts';
 import { showServerIssues } from '../forms/server-errors.browser.ts';
 import { formatLagosTime } from '../../lib/time.ts';
+import { LoadedView } from '../loaded/LoadedView.tsx';
+import { useLoaded } from '../loaded/use-loaded.browser.ts';
 import { accountApi, changePasswordSchema, type SignedInSession } from './account-api.ts';
 import { PasswordField } from './PasswordField.tsx';
 import { PASSWORD_RULES } from './password-policy.ts';
@@ -143,23 +145,11 @@ function PasswordSection({ profile }: TabProps) {
 
 /** Where the account is signed in (one row per sign-in), each with its own "Sign out", and "sign out everywhere". */
 function DevicesSection() {
-  const [sessions, setSessions] = useState<SignedInSession[] | null>(null);
+  const { loaded, reload } = useLoaded(async (signal) => (await callApi(accountApi.sessions, { signal })).sessions, {
+    errorMessage: (error) => accountErrorMessage(error, 'We could not load where you are signed in. Please try again.'),
+  });
   const [status, setStatus] = useState<FormStatusValue>(null);
   const [busy, setBusy] = useState<string | null>(null);
-
-  const load = useCallback(async () => {
-    try {
-      setSessions((await callApi(accountApi.sessions)).sessions);
-    } catch (error) {
-      setStatus({
-        kind: 'error',
-        text: accountErrorMessage(error, 'We could not load where you are signed in. Please try again.'),
-      });
-    }
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   const act = async (key: string, run: () => Promise<{ message: string }>, then?: () => Promise<void> | void) => {
     setStatus(null);
@@ -167,7 +157,7 @@ function DevicesSection() {
     try {
       const { message } = await run();
       setStatus({ kind: 'success', text: message });
-      await (then ?? load)();
+      await (then ?? reload)();
     } catch (error) {
       setStatus({ kind: 'error', text: accountErrorMessage(error) });
     } finally {
@@ -192,34 +182,34 @@ function DevicesSection() {
     <section aria-labelledby="devices-title">
       <h2 id="devices-title">Where you are signed in</h2>
       <p className="muted">Signed in on a phone or computer you no longer use, or do not recognise? Sign it out here.</p>
-      {sessions === null ? (
-        <p className="muted">Loading…</p>
-      ) : (
-        <ul className="account-sessions" aria-label="Signed-in devices">
-          {sessions.map((session) => (
-            <li key={session.id} className="account-sessions__item">
-              <div>
-                <strong>{session.label}</strong>
-                {session.current && <span className="account-badge account-badge--ok">This device</span>}
-                <p className="muted">
-                  Signed in {formatLagosTime(session.createdAt)} · last active {formatLagosTime(session.lastSeenAt)}
-                </p>
-              </div>
-              {!session.current && (
-                <button
-                  type="button"
-                  className="btn btn-outline"
-                  onClick={() => void endOne(session)}
-                  disabled={busy !== null}
-                  aria-label={`Sign out ${session.label}, last active ${formatLagosTime(session.lastSeenAt)}`}
-                >
-                  {busy === session.id ? 'Signing out…' : 'Sign out'}
-                </button>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
+      <LoadedView loaded={loaded} what="where you are signed in" retry={reload} look="account">
+        {(sessions) => (
+          <ul className="account-sessions" aria-label="Signed-in devices">
+            {sessions.map((session) => (
+              <li key={session.id} className="account-sessions__item">
+                <div>
+                  <strong>{session.label}</strong>
+                  {session.current && <span className="account-badge account-badge--ok">This device</span>}
+                  <p className="muted">
+                    Signed in {formatLagosTime(session.createdAt)} · last active {formatLagosTime(session.lastSeenAt)}
+                  </p>
+                </div>
+                {!session.current && (
+                  <button
+                    type="button"
+                    className="btn btn-outline"
+                    onClick={() => void endOne(session)}
+                    disabled={busy !== null}
+                    aria-label={`Sign out ${session.label}, last active ${formatLagosTime(session.lastSeenAt)}`}
+                  >
+                    {busy === session.id ? 'Signing out…' : 'Sign out'}
+                  </button>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </LoadedView>
       <div className="account__actions">
         <button type="button" className="btn btn-outline" onClick={() => void others()} disabled={busy !== null}>
           {busy === 'others' ? 'Signing out…' : 'Sign out of all other devices'}

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { ApiRequestError, callApi } from '../../lib/api-client.browser.ts';
 import { formatLagosTime } from '../../lib/time.ts';
 import { showServerIssues } from '../forms/server-errors.browser.ts';
+import { TextareaField } from '../forms/Field.tsx';
 import { accountApi, type Review, type reviewableSchema, type SaveReviewRequest, saveReviewSchema } from './account-api.ts';
 import { LoadedView } from '../loaded/LoadedView.tsx';
 import { useLoaded } from '../loaded/use-loaded.browser.ts';
@@ -204,7 +205,6 @@ function RatingForm({ productId, productName, review, onSaved, onCancel }: Ratin
   });
   const [problem, setProblem] = useState('');
   const commentId = useId();
-  const commentError = form.formState.errors.comment?.message;
   const busy = form.formState.isSubmitting;
 
   // Editing starts on the rating the shopper gave.
@@ -243,23 +243,7 @@ function RatingForm({ productId, productName, review, onSaved, onCancel }: Ratin
           />
         )}
       />
-      <div className="field">
-        <label htmlFor={commentId}>Comment (optional)</label>
-        <textarea
-          id={commentId}
-          className="input"
-          rows={3}
-          maxLength={500}
-          {...form.register('comment')}
-          aria-invalid={commentError ? true : undefined}
-          aria-describedby={commentError ? `${commentId}-error` : undefined}
-        />
-        {commentError && (
-          <p id={`${commentId}-error`} className="field-error">
-            {commentError}
-          </p>
-        )}
-      </div>
+      <TextareaField form={form} name="comment" id={commentId} label="Comment (optional)" rows={3} maxLength={500} />
       {problem && (
         <p className="field-error" role="alert">
           {problem}

@@ -2,7 +2,7 @@ import { ArrowLeft } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { LoadedView } from '../loaded/LoadedView.tsx';
 import { useLoaded } from '../loaded/use-loaded.browser.ts';
-import { FormProblem } from './AdminFields.tsx';
+import { FormProblem } from './FormProblem.tsx';
 import type { AdminRoute } from './admin-route.ts';
 import { AdminLink, ScreenHeading } from './admin-router.tsx';
 import type { MoveOutcome } from './MoveDialog.tsx';

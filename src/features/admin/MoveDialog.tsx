@@ -2,9 +2,12 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { type ReactNode, useEffect, useId, useState } from 'react';
 import { type DefaultValues, type FieldValues, type UseFormReturn, useForm } from 'react-hook-form';
 import type { z } from 'zod';
+import { ApiRequestError } from '../../lib/api-client.browser.ts';
+import { showServerIssues } from '../forms/server-errors.browser.ts';
 import { notify } from '../toast/notify.browser.ts';
-import { FormProblem, useMoveErrors } from './AdminFields.tsx';
+import { FormProblem } from './FormProblem.tsx';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
+import { adminErrorMessage } from './use-admin.browser.ts';
 
 /**
  * One move a detail screen offers on what it shows (D: an order's or a trade-in's detail): the
@@ -171,4 +174,30 @@ export function MoveDialog<D>({
       </form>
     </ConfirmDialog>
   );
+}
+
+/**
+ * What a move's failure does (an order's or a trade-in's): a 409 hands its message to
+ * `onConflict` (the screen reloads what it shows); field issues go onto the form's fields; the
+ * rest is `problem`, for the dialog to show.
+ */
+function useMoveErrors<T extends FieldValues>(
+  form: Pick<UseFormReturn<T>, 'getValues' | 'setError'>,
+  onConflict: (message: string, code: string) => void,
+  fallback: string,
+) {
+  const [problem, setProblem] = useState<string | null>(null);
+  const fail = (error: unknown) => {
+    if (error instanceof ApiRequestError && error.status === 409) {
+      onConflict(error.message, error.code);
+      return;
+    }
+    if (error instanceof ApiRequestError && error.status === 400 && error.issues.length) {
+      const rest = showServerIssues(form, error.issues);
+      setProblem(rest.length ? rest.map((i) => i.message).join(' ') : null);
+      return;
+    }
+    setProblem(adminErrorMessage(error, fallback));
+  };
+  return { problem, setProblem, fail };
 }

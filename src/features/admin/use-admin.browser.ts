@@ -40,7 +40,8 @@ export async function adminCall<E extends Endpoint>(endpoint: E, options: CallOp
 export function adminErrorMessage(error: unknown, fallback = 'Something went wrong. Please try again.'): string {
   if (error instanceof ApiRequestError) {
     if (error.code === 'network') return 'We could not reach the store. Check your connection and try again.';
-    if (error.status === 404 && error.code === 'http_error') return 'This part of the admin API is not available yet.';
+    if (error.status === 404 && error.code === 'http_error')
+      return 'The admin API could not find this. Reload the page and try again.';
     if (error.status >= 500) return fallback;
     return error.message;
   }

@@ -22,7 +22,7 @@ import {
   uploadedImageSchema,
 } from './admin-product-api.ts';
 import { AuditTrail } from '../../admin/History.tsx';
-import { FormProblem } from '../../admin/AdminFields.tsx';
+import { FormProblem } from '../../admin/FormProblem.tsx';
 import { ScreenHeading } from '../../admin/admin-router.tsx';
 import { $adminDenied, adminCall, adminErrorMessage, adminLoadFailed, refusedAccess } from '../../admin/use-admin.browser.ts';
 

@@ -11,7 +11,7 @@ import { type AdminRoute, adminHref, listQuery } from '../../admin/admin-route.t
 import { AdminLink, ScreenHeading, useRouter } from '../../admin/admin-router.tsx';
 import { SearchForm, Pager, TableBox } from '../../admin/ListControls.tsx';
 import { ConfirmDialog } from '../../admin/ConfirmDialog.tsx';
-import { FormProblem } from '../../admin/AdminFields.tsx';
+import { FormProblem } from '../../admin/FormProblem.tsx';
 import { ProductForm } from './ProductForm.tsx';
 import { adminCall, adminErrorMessage, adminLoadFailed } from '../../admin/use-admin.browser.ts';
 

@@ -8,7 +8,7 @@ import { adminSubscriberApi } from './admin-subscriber-api.ts';
 import { type AdminRoute, adminHref, listQuery } from '../../admin/admin-route.ts';
 import { ConfirmDialog } from '../../admin/ConfirmDialog.tsx';
 import { SearchForm, Pager, TableBox } from '../../admin/ListControls.tsx';
-import { FormProblem } from '../../admin/AdminFields.tsx';
+import { FormProblem } from '../../admin/FormProblem.tsx';
 import { ScreenHeading } from '../../admin/admin-router.tsx';
 import { adminCall, adminErrorMessage, adminLoadFailed } from '../../admin/use-admin.browser.ts';
 

@@ -92,7 +92,6 @@ export const moveTradeInSchema = z.discriminatedUnion(
   ],
   { error: 'Choose a move: contact, offer, complete or close' },
 );
-export type MoveTradeIn = z.input<typeof moveTradeInSchema>;
 
 /** The admin's trade-in endpoints (functions/trade-ins/admin-routes.ts). Query strings are validated with adminTradeInQuerySchema. */
 export const adminTradeInApi = {
