@@ -21,7 +21,7 @@ import { hashPassword, needsRehash, verifyPassword } from './password.ts';
  * The right password takes its attempt back, so only failures accumulate. The admin's
  * address is treated like any other. An unknown address costs the same PBKDF2 as a wrong password.
  */
-export type PasswordCheck =
+type PasswordCheck =
   | { kind: 'ok'; user: UserRow }
   | { kind: 'invalid' }
   | { kind: 'rate_limited'; retryAfterSeconds: number; message: string };

@@ -22,7 +22,7 @@ import { ApiError } from '../platform/errors.ts';
  * with what it is for and whom (`verify:<user id>`, `reset:<user id>`) and when it expires.
  * Using one deletes it, in the same statement that reads it.
  */
-export type LinkPurpose = 'verify' | 'reset';
+type LinkPurpose = 'verify' | 'reset';
 
 /** A verify or reset link that is unknown, used or expired. */
 export const invalidToken = () =>
@@ -43,7 +43,7 @@ export function newLinkSecret(): string {
  * after deleting the user's earlier links of the same purpose, so only the newest works.
  * Built as INSERT … SELECT so the statements are the same whether or not the user exists.
  */
-export async function storeLinkStatements(db: Db, purpose: LinkPurpose, secret: string, expires: Date, who: SQL) {
+async function storeLinkStatements(db: Db, purpose: LinkPurpose, secret: string, expires: Date, who: SQL) {
   const hash = await sha256Hex(secret);
   return [
     db

@@ -35,7 +35,7 @@ import { auditStatement, auditTrail, changedFields } from '../platform/audit.ts'
 
 type Admin = Pick<UserRow, 'id' | 'email'>;
 type AdminProductQuery = z.infer<typeof adminProductQuerySchema>;
-/** The catalogue's rating history as the form gives it (admin-api.ts catalogueRatingFields); absent on an edit: unchanged. */
+/** The catalogue's rating history as the form gives it (catalogueRatingFields in src/features/catalogue/admin/admin-product-api.ts); absent on an edit: unchanged. */
 type CatalogueRating = { catalogueRating?: number | undefined; catalogueReviews?: number | undefined };
 
 export const ADMIN_PAGE_SIZE = 20;

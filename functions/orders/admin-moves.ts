@@ -54,7 +54,7 @@ const orderChanged = () =>
  * The payment an admin confirms: the bank transfer's amount and reference, accepted only once
  * the full total has arrived (a 400 on amountReceivedNaira otherwise), with who confirmed it and when.
  */
-export function confirmedPayment(
+function confirmedPayment(
   order: Pick<OrderRow, 'total'>,
   body: z.output<typeof confirmPaymentSchema>,
   admin: Admin,

@@ -7,7 +7,7 @@ import { moveTradeIn, reloadTradeIn } from './move.ts';
 import { loadTradeInView } from './view.ts';
 
 /** The requester's answer to the store's offer: the decision and the offer (kobo) they saw. */
-export interface OfferAnswer {
+interface OfferAnswer {
   decision: 'accept' | 'decline';
   offer: number;
 }
