@@ -157,6 +157,12 @@ export const productPageSchema = z.object({
   brands: z.array(z.string()),
   /** Counts per category and per brand among the products that match the whole query. */
   facets: productFacetsSchema.optional(),
+  /**
+   * Only when no product matched the query's words: the same query with each word that matched
+   * nothing replaced by the nearest catalogue word, when that query finds products (the listing
+   * offers it as "Did you mean …?").
+   */
+  didYouMean: z.string().optional(),
 });
 export type ProductPage = z.infer<typeof productPageSchema>;
 
