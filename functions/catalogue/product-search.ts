@@ -14,15 +14,18 @@ import {
 import { nairaToKobo } from '../../src/lib/money.ts';
 import { storeReviews } from './products.ts';
 import { products } from '../platform/schema.ts';
+import { planQuery, type QueryPlan, type Slot, suggestQuery } from './query-plan.ts';
 import { parseVariants, VARIANTS_JSON } from './variants.ts';
+import { catalogueVocabulary } from './vocabulary.ts';
 
 /**
  * GET /api/products in D1: the same answer as `searchProducts`, the pure reference the tests
  * hold it to (tests/api/product-search.test.ts; nothing else calls it), worked out by SQL
  * that reads rows in proportion to what the query matches, not to the catalogue
  * (docs/decisions/012-search-in-d1-with-fts5.md):
- *   - text through the FTS5 table `products_fts` (migrations/0006_product_search.sql), every
- *     search word a quoted prefix term, so nothing the shopper types is FTS syntax;
+ *   - text through the FTS5 table `products_fts` (migrations/0006_product_search.sql), as the
+ *     query's plan says (query-plan.ts: typed words as prefixes, synonyms, typos, split and joined
+ *     words, category words; decision 022), every word quoted, so nothing the shopper types is FTS syntax;
  *   - one grouped query gives the total and the facets; one gives the brand list;
  *   - filters without text use the index named for their shape (INDEXED BY: a statement
  *     whose index no longer fits fails loudly instead of scanning the table).
@@ -77,9 +80,20 @@ function toProduct(r: Row): Product {
   };
 }
 
-/** FTS5 query text: each word quoted (it holds only letters and digits) and a prefix; all must match. */
-function ftsMatch(terms: readonly string[], columns?: string): string {
-  const all = terms.map((t) => `"${t.replaceAll('"', '')}"*`).join(' ');
+/**
+ * FTS5 query text for slots of a plan: every slot must match, by any of its alternatives, an
+ * alternative by all its terms; each word quoted (it holds only letters and digits), a typed word
+ * as a prefix. `columns` limits it to those columns (the relevance tiers).
+ */
+function ftsMatch(slots: readonly Slot[], columns?: string): string {
+  const all = slots
+    .map(
+      (slot) =>
+        `(${slot.alternatives
+          .map((a) => `(${a.terms.map((t) => `"${t.word.replaceAll('"', '')}"${t.prefix ? '*' : ''}`).join(' AND ')})`)
+          .join(' OR ')})`,
+    )
+    .join(' AND ');
   return columns ? `${columns} : (${all})` : all;
 }
 
@@ -106,7 +120,11 @@ const ORDER: Record<ProductQuery['sort'], SQL> = {
   'price-asc': sql.raw('products.price_kobo, products.name COLLATE NOCASE, products.id'),
   'price-desc': sql.raw('products.price_kobo DESC, products.name COLLATE NOCASE, products.id'),
   rating: sql.raw('products.rating DESC, products.reviews DESC, products.name COLLATE NOCASE, products.id'),
-  relevance: sql.raw('tier, products.name COLLATE NOCASE, products.id'),
+  // The thing itself first (decision 022): the named category, then where the words are (name,
+  // brand, description), then the name with fewest other words (spaces), then rating, then in stock.
+  relevance: sql.raw(
+    "named, tier, length(products.name) - length(replace(products.name, ' ', '')), products.rating DESC, products.stock > 0 DESC, products.name COLLATE NOCASE, products.id",
+  ),
 };
 
 /** The index that serves a sort's order, for a listing with no narrowing filter. */
@@ -142,13 +160,20 @@ export interface ProductSearchStatements {
   brands: SQL;
 }
 
+/** The plan of a query without search words: no text filter. */
+export const NO_TEXT: QueryPlan = { slots: [], categories: [] };
+
 /**
- * The three statements for a query (exported so tests can EXPLAIN QUERY PLAN each shape):
- * `page` (the page's products), `groups` (matching products per category and brand: total
- * and facets) and `brands` (brands matching everything but the brand and price filters).
+ * The three statements for a query and the plan of its words (exported so tests can EXPLAIN
+ * QUERY PLAN each shape): `page` (the page's products), `groups` (matching products per
+ * category and brand: total and facets) and `brands` (brands matching everything but the brand
+ * and price filters).
  */
-export function productSearchStatements(query: ProductQuery, { pages = 1 }: PageSpan = {}): ProductSearchStatements {
-  const terms = searchTerms(query.q);
+export function productSearchStatements(
+  query: ProductQuery,
+  plan: QueryPlan,
+  { pages = 1 }: PageSpan = {},
+): ProductSearchStatements {
   const minKobo = nairaToKobo(query.minPrice);
   const maxKobo = nairaToKobo(query.maxPrice);
   const offset = (query.page - 1) * PAGE_SIZE;
@@ -162,18 +187,44 @@ export function productSearchStatements(query: ProductQuery, { pages = 1 }: Page
   const scope = sql`products.active = 1${featured}${category}`;
   const matching = sql`${scope}${brand}${price}`;
 
-  if (terms.length) {
-    // The FTS table drives (CROSS JOIN keeps it the outer loop): rows read follow the text matches.
-    const from = sql`products_fts CROSS JOIN products ON products.rowid = products_fts.rowid`;
-    const match = sql`products_fts MATCH ${ftsMatch(terms)}`;
-    const tier =
+  if (plan.slots.length) {
+    const textSlots = plan.slots.filter((slot) => slot.categories.length === 0);
+    const categorySlots = plan.slots.filter((slot) => slot.categories.length > 0);
+    const inFts = (expression: string) =>
+      sql`products.rowid IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ${expression})`;
+    // A slot naming a category: its category's products, or its words (the set is read once per statement).
+    const inSlot = (slot: Slot, columns?: string) =>
+      sql`(products.category IN (${list(slot.categories)}) OR ${inFts(ftsMatch([slot], columns))})`;
+    const all = (conditions: SQL[]) => sql.join(conditions, sql` AND `);
+    let from: SQL;
+    let match: SQL;
+    if (textSlots.length) {
+      // The FTS table drives (CROSS JOIN keeps it the outer loop): rows read follow the text matches.
+      from = sql`products_fts CROSS JOIN products ON products.rowid = products_fts.rowid`;
+      match = all([sql`products_fts MATCH ${ftsMatch(textSlots)}`, ...categorySlots.map((slot) => inSlot(slot))]);
+    } else {
+      // Only category words: the first one's category (read through its index) and its text
+      // matches drive (CROSS JOIN keeps them the outer loop, each product read by its rowid).
+      const [first, ...rest] = categorySlots as [Slot, ...Slot[]];
+      from = sql`(SELECT rowid AS hit FROM ${sql.raw('products INDEXED BY products_category_idx')} WHERE active = 1 AND category IN (${list(first.categories)})
+          UNION SELECT rowid FROM products_fts WHERE products_fts MATCH ${ftsMatch([first])}) AS hits CROSS JOIN products ON products.rowid = hits.hit`;
+      match = all([sql`1`, ...rest.map((slot) => inSlot(slot))]);
+    }
+    // Where the words are: 0 when every slot is met in the name (or by the category), 1 in the name or brand, else 2.
+    const level = (columns: string) =>
+      all([
+        ...(textSlots.length ? [inFts(ftsMatch(textSlots, columns))] : []),
+        ...categorySlots.map((slot) => inSlot(slot, columns)),
+      ]);
+    const named = plan.categories.length
+      ? sql`CASE WHEN products.category IN (${list(plan.categories)}) THEN 0 ELSE 1 END`
+      : sql`0`;
+    const rank =
       query.sort === 'relevance'
-        ? sql`, CASE WHEN products.rowid IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ${ftsMatch(terms, 'name')}) THEN 0
-                WHEN products.rowid IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ${ftsMatch(terms, '{name brand}')}) THEN 1
-                ELSE 2 END AS tier`
+        ? sql`, ${named} AS named, CASE WHEN ${level('name')} THEN 0 WHEN ${level('{name brand}')} THEN 1 ELSE 2 END AS tier`
         : sql``;
     return {
-      page: sql`SELECT ${COLUMNS}${tier} FROM ${from} WHERE ${match} AND ${matching} ORDER BY ${ORDER[query.sort]} LIMIT ${limit} OFFSET ${offset}`,
+      page: sql`SELECT ${COLUMNS}${rank} FROM ${from} WHERE ${match} AND ${matching} ORDER BY ${ORDER[query.sort]} LIMIT ${limit} OFFSET ${offset}`,
       groups: sql`SELECT products.category, products.brand, count(*) AS n FROM ${from} WHERE ${match} AND ${matching} GROUP BY products.category, products.brand`,
       brands: sql`SELECT DISTINCT products.brand FROM ${from} WHERE ${match} AND ${scope}`,
     };
@@ -237,13 +288,21 @@ export function prepare(d1: D1Database, statement: SQL): D1PreparedStatement {
   return d1.prepare(text).bind(...params);
 }
 
-/** One page of the listing for a query, from D1, and how many rows D1 read for it. */
+/**
+ * One page of the listing for a query, from D1, and how many rows D1 read for it. The query's
+ * words are planned against the catalogue's vocabulary (read once per isolate, vocabulary.ts).
+ * When nothing matches, `didYouMean` is the query with its unmatched words replaced by the
+ * nearest catalogue words, offered only if that query finds products (one more count).
+ */
 export async function searchProductsInD1(
   d1: D1Database,
   query: ProductQuery,
   span: PageSpan = {},
 ): Promise<{ page: ProductPage; rowsRead: number }> {
-  const statements = productSearchStatements(query, span);
+  const terms = searchTerms(query.q);
+  const vocabulary = terms.length ? await catalogueVocabulary(d1) : undefined;
+  const plan = vocabulary ? planQuery(terms, vocabulary) : NO_TEXT;
+  const statements = productSearchStatements(query, plan, span);
   const [page, groups, brands] = await d1.batch<unknown>([
     prepare(d1, statements.page),
     prepare(d1, statements.groups),
@@ -255,15 +314,26 @@ export async function searchProductsInD1(
     count: g.n,
   }));
   const total = groupRows.reduce((sum, g) => sum + g.count, 0);
-  const rowsRead = [page, groups, brands].reduce((sum, r) => sum + (r?.meta.rows_read ?? 0), 0);
+  let rowsRead = [page, groups, brands].reduce((sum, r) => sum + (r?.meta.rows_read ?? 0), 0);
+  let didYouMean: string | undefined;
+  const suggestion = total === 0 && vocabulary ? suggestQuery(plan, vocabulary) : undefined;
+  if (suggestion && vocabulary) {
+    const corrected = productSearchStatements({ ...query, q: suggestion }, planQuery(searchTerms(suggestion), vocabulary));
+    const found = await prepare(d1, sql`${corrected.groups} LIMIT 1`).all();
+    rowsRead += found.meta.rows_read ?? 0;
+    if (found.results.length) didYouMean = suggestion;
+  }
   return {
-    page: pageOf(
-      (page!.results as Row[]).map(toProduct),
-      total,
-      query,
-      sortBrands((brands!.results as { brand: string }[]).map((b) => b.brand)),
-      facetsFrom(groupRows),
-    ),
+    page: {
+      ...pageOf(
+        (page!.results as Row[]).map(toProduct),
+        total,
+        query,
+        sortBrands((brands!.results as { brand: string }[]).map((b) => b.brand)),
+        facetsFrom(groupRows),
+      ),
+      ...(didYouMean ? { didYouMean } : {}),
+    },
     rowsRead,
   };
 }

@@ -4,10 +4,13 @@
  * (scripts/generate-products.ts): the cost of a request must stay flat as the catalogue grows
  * (docs/decisions/012-search-in-d1-with-fts5.md). Rows read come from the `x-d1-rows-read`
  * header the Worker adds when EXPOSE_D1_ROWS_READ is set (bench.mjs sets it for its servers).
+ * Each run also asks the relevance set (tests/api/search-relevance-set.ts, decision 022) and
+ * prints the share answered well; the shipped catalogue's share must reach its target.
  */
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { setUpD1 } from '../store-server.ts';
+import { answeredWell, RELEVANCE_SET, RELEVANCE_TARGET } from '../../tests/api/search-relevance-set.ts';
 import { CONNECTIONS, cannon, summary } from './autocannon.mjs';
 
 /** The scale run's D1: migrated, seeded, plus SCALE_PRODUCTS generated products. */
@@ -20,6 +23,8 @@ const SCALE_REQUESTS = [
   { name: 'brand + price', path: '/api/products?brand=Apple&maxPrice=1500000' },
   { name: 'search "samsung galaxy"', path: '/api/products?q=samsung%20galaxy' },
   { name: 'search prefix "iph"', path: '/api/products?q=iph' },
+  { name: 'search typo "samsng galaxy"', path: '/api/products?q=samsng%20galaxy' },
+  { name: 'search category word "phones"', path: '/api/products?q=phones' },
   { name: 'featured shelf', path: '/api/products?featured=true&sort=rating' },
 ];
 const SCALE_SECONDS = Number(process.env.BENCH_SCALE_SECONDS ?? 5);
@@ -44,9 +49,24 @@ export function prepareScaleDb() {
   });
 }
 
-/** Runs every scale request against one server; `label` names the catalogue. */
+/** How many of the relevance set's queries the server answers well (the set's expectations are the shipped catalogue's). */
+async function relevanceShare(origin) {
+  let good = 0;
+  for (const c of RELEVANCE_SET) {
+    const body = await (await fetch(`${origin}/api/products?q=${encodeURIComponent(c.q)}`)).json();
+    if (answeredWell(c, body.items ?? [])) good++;
+  }
+  return { good, of: RELEVANCE_SET.length, share: good / RELEVANCE_SET.length };
+}
+
+/**
+ * Runs every scale request against one server; `label` names the catalogue. The answer is the
+ * requests' results, with the relevance set's share as `relevance`.
+ */
 export async function scaleRun(origin, label) {
   const results = [];
+  process.stderr.write(`scale (${label}): the relevance set, ${RELEVANCE_SET.length} queries...\n`);
+  results.relevance = await relevanceShare(origin);
   for (const request of SCALE_REQUESTS) {
     const probe = await fetch(origin + request.path);
     const body = await probe.json();
@@ -64,9 +84,16 @@ export async function scaleRun(origin, label) {
   return results;
 }
 
-/** Pairs the two runs request by request and checks the budget. */
+const percent = (r) => `${r.good} of ${r.of} (${(r.share * 100).toFixed(1)}%)`;
+
+/** Pairs the two runs request by request and checks the budget, and the relevance share of the shipped catalogue. */
 export function scaleChecks(shipped, scaled) {
-  return SCALE_REQUESTS.map((request, i) => {
+  const relevance = {
+    target: `relevance set answered well >= ${RELEVANCE_TARGET * 100}% (shipped catalogue)`,
+    value: `${percent(shipped.relevance)}; with the generated products ${percent(scaled.relevance)}`,
+    pass: shipped.relevance.share >= RELEVANCE_TARGET,
+  };
+  const budget = SCALE_REQUESTS.map((request, i) => {
     const a = shipped[i];
     const b = scaled[i];
     const ratio = b.p50Ms / Math.max(a.p50Ms, 1);
@@ -76,6 +103,7 @@ export function scaleChecks(shipped, scaled) {
       pass: ratio <= SCALE_BUDGET && a.errors + b.errors === 0,
     };
   });
+  return [relevance, ...budget];
 }
 
 /** Prints both runs side by side and the budget's checks. */

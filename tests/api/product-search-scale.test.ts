@@ -2,6 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { searchProductsInD1 } from '../../functions/catalogue/product-search.ts';
+import { catalogueVocabulary, forgetVocabulary } from '../../functions/catalogue/vocabulary.ts';
 import { CATEGORY_IDS } from '../../src/features/catalogue/categories.ts';
 import { BRANDS } from '../../src/features/catalogue/brands.ts';
 import { PAGE_SIZE, productQuerySchema } from '../../src/features/catalogue/search.ts';
@@ -58,6 +59,7 @@ describe(`rows read with ${BULK.toLocaleString('en')} products`, () => {
   it.each([
     ['text matching 20', { q: 'quokka' }],
     ['text prefix matching 20, by price', { q: 'quok', sort: 'price-desc' }],
+    ['category word matching 20', { q: 'drones' }],
     ['category matching 20', { category: ['drones'] }],
     ['brand matching 20', { brand: ['DJI'] }],
     ['price band matching 20', { minPrice: '4950000', maxPrice: '4950019' }],
@@ -70,6 +72,18 @@ describe(`rows read with ${BULK.toLocaleString('en')} products`, () => {
     // products (two reads for each of a product's two colours): far below 10,000.
     expect(rowsRead, `rows read for ${JSON.stringify(q)}`).toBeLessThanOrEqual(5 * FEW + 2 * BRANDS.length + 4 * PAGE_SIZE);
     console.log(`${name}: ${rowsRead} rows read, total ${page.total}`);
+  });
+
+  it('reads the vocabulary (typos, split words, did you mean) once per isolate, then from memory', async () => {
+    forgetVocabulary();
+    const started = Date.now();
+    const vocabulary = await catalogueVocabulary(env.DB);
+    const ms = Date.now() - started;
+    expect(vocabulary.all).toContain('quokka');
+    expect(vocabulary.names).toContain('dji');
+    expect(vocabulary.names).not.toContain('quokka');
+    expect(await catalogueVocabulary(env.DB)).toBe(vocabulary);
+    console.log(`vocabulary: ${vocabulary.all.length} words, ${vocabulary.names.length} of names and brands, read in ${ms} ms`);
   });
 
   it('reports the rows read in a header only when EXPOSE_D1_ROWS_READ is set', async () => {

@@ -1,3 +1,5 @@
+import synonymsFile from '../../data/search/synonyms.json';
+import { SYNONYMS_FILE, validateSynonyms } from './synonyms.ts';
 import { validateCatalogue } from './validate.ts';
 import type { Product } from './product.ts';
 
@@ -11,6 +13,10 @@ const files = import.meta.glob<unknown>('/src/data/products/*.json', { eager: tr
 export const catalogue: readonly Product[] = validateCatalogue(
   Object.entries(files).map(([file, data]) => ({ file: file.replace(/^\//, ''), data })),
 );
+
+// The search's synonyms (src/data/search/synonyms.json) are the marketers' file too: a mistake
+// fails `astro build` with the file, the group and the problem named, before the Worker loads it.
+validateSynonyms(SYNONYMS_FILE, synonymsFile);
 
 export function featuredProducts(): Product[] {
   return catalogue.filter((p) => p.featured).sort((a, b) => b.rating - a.rating);

@@ -9,7 +9,9 @@ import { productSchema, type Product } from './product.ts';
  * facets, paging). The Worker answers the contract in SQL over D1
  * (functions/catalogue/product-search.ts, FTS5 for the text); tests/api/product-search.test.ts
  * checks it against a pure reference built on these rules (tests/api/search-reference.ts).
- * See docs/decisions/012-search-in-d1-with-fts5.md.
+ * What the words mean (synonyms, typos, split and joined words, category words) is planned by
+ * functions/catalogue/query-plan.ts for both. See docs/decisions/012-search-in-d1-with-fts5.md
+ * and 022-search-that-understands.md.
  */
 
 export const PAGE_SIZE = 9;
@@ -191,10 +193,11 @@ export function compareNames(a: string, b: string): number {
 export const compareIds = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
- * How well a product matches the search words, best first: 0 when every word starts a word
- * of its name, 1 when every word starts a word of its name or brand, 2 when every word starts
- * a word of its name, brand or description, null when it does not match. D1 computes the
- * same tier from FTS5 column filters; ties are broken by name.
+ * How well a product matches the search words as typed, best first: 0 when every word starts a
+ * word of its name, 1 when every word starts a word of its name or brand, 2 when every word
+ * starts a word of its name, brand or description, null when it does not match. Since decision
+ * 022 the search ranks by the same tiers over the query's plan (synonyms, typos, category words:
+ * tests/api/search-reference.ts and, in FTS5 column filters, functions/catalogue/product-search.ts).
  */
 export function matchTier(p: Product, terms: readonly string[]): 0 | 1 | 2 | null {
   if (terms.length === 0) return 0;

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { productApi } from '../../src/features/catalogue/product-api.ts';
+import { api, type ErrorJson } from './client.ts';
+import { answeredWell, RELEVANCE_SET, RELEVANCE_TARGET } from './search-relevance-set.ts';
+
+/**
+ * Search that finds what shoppers mean (issue 22, decision 022), on the shipped catalogue
+ * through GET /api/products: the relevance set answered well at RELEVANCE_TARGET or more, and
+ * "did you mean" when nothing matches.
+ */
+
+async function search(q: string) {
+  const response = await api(`/products?q=${encodeURIComponent(q)}`);
+  expect(response.status, q).toBe(200);
+  return productApi.list.response.parse(await response.json());
+}
+
+describe('the relevance set', () => {
+  it(`answers at least ${RELEVANCE_TARGET * 100}% of ${RELEVANCE_SET.length} shoppers' queries well`, async () => {
+    expect(RELEVANCE_SET.length).toBeGreaterThanOrEqual(40);
+    const missed: string[] = [];
+    for (const c of RELEVANCE_SET) {
+      const page = await search(c.q);
+      if (!answeredWell(c, page.items)) {
+        missed.push(
+          `${JSON.stringify(c.q)} (${c.why}): got ${
+            page.items
+              .slice(0, 3)
+              .map((p) => p.id)
+              .join(', ') || 'nothing'
+          }`,
+        );
+      }
+    }
+    const share = (RELEVANCE_SET.length - missed.length) / RELEVANCE_SET.length;
+    console.log(
+      `relevance: ${(share * 100).toFixed(1)}% answered well (${RELEVANCE_SET.length - missed.length} of ${RELEVANCE_SET.length})`,
+    );
+    if (missed.length) console.log(`missed:\n  ${missed.join('\n  ')}`);
+    expect(share).toBeGreaterThanOrEqual(RELEVANCE_TARGET);
+  }, 60_000);
+});
+
+describe('did you mean', () => {
+  it('offers the nearest catalogue word when nothing matches, and that query finds products', async () => {
+    const page = await search('ipxxne');
+    expect(page.items).toEqual([]);
+    expect(page.total).toBe(0);
+    expect(page.didYouMean).toBe('iphone');
+    expect((await search(page.didYouMean!)).total).toBeGreaterThan(0);
+  });
+
+  it('keeps the words that matched and replaces the one that did not', async () => {
+    const page = await search('samsung galxyy');
+    expect(page.total).toBe(0);
+    expect(page.didYouMean).toBe('samsung galaxy');
+  });
+
+  it('offers nothing when no catalogue word is near, or when products matched', async () => {
+    expect((await search('zqwvkj')).didYouMean).toBeUndefined();
+    const found = await search('iphone');
+    expect(found.total).toBeGreaterThan(0);
+    expect(found.didYouMean).toBeUndefined();
+  });
+
+  it('offers nothing when the corrected query finds nothing under the same filters', async () => {
+    const response = await api('/products?q=ipxxne&category=tvs');
+    const page = productApi.list.response.parse(await response.json());
+    expect(page.total).toBe(0);
+    expect(page.didYouMean).toBeUndefined();
+  });
+});
+
+describe('bad input', () => {
+  it('keeps the error shape: a 400 naming q for text over 100 characters', async () => {
+    const response = await api(`/products?q=${'samsng'.repeat(17)}`);
+    expect(response.status).toBe(400);
+    const body = await response.json<ErrorJson>();
+    expect(body.error.code).toBeTypeOf('string');
+    expect(body.error.issues?.map((i) => i.field)).toContain('q');
+  });
+});
