@@ -1,9 +1,10 @@
 import { SlidersHorizontal } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import type { CategoryId } from './categories.ts';
+import { type CategoryId, DEPARTMENTS } from './categories.ts';
 import { FilterChips } from './FilterChips.tsx';
 import { FilterPanel } from './FilterPanel.tsx';
 import { FORM_MARKER, type ListingErrors, listingHref } from './listing.ts';
+import { NoResults } from './NoResults.tsx';
 import { ProductCard } from './ProductCard.tsx';
 import { SEARCH_MAX_LENGTH, SORTS, searchTerms, type ProductPage, type ProductQuery, type SortId } from './search.ts';
 import { useHydrated } from './use-hydrated.browser.ts';
@@ -58,6 +59,7 @@ export default function ProductBrowser({ initial, query: startQuery, errors, pri
     fieldErrors[f] ? [fieldErrors[f]] : [],
   );
   const stale = status === 'error';
+  const departments = DEPARTMENTS.filter((id) => categories.includes(id));
   const typed = search.searchText.length;
 
   return (
@@ -178,19 +180,13 @@ export default function ProductBrowser({ initial, query: startQuery, errors, pri
             </div>
           )}
           {items.length === 0 && status !== 'loading' ? (
-            <div className="empty card">
-              <h2>No products found</h2>
-              <p className="muted">Try a different search or fewer filters.</p>
-              {hydrated ? (
-                <button type="button" className="btn btn-outline" onClick={clearAll}>
-                  Clear All
-                </button>
-              ) : (
-                <a className="btn btn-outline" href="/products">
-                  Clear All
-                </a>
-              )}
-            </div>
+            <NoResults
+              query={query}
+              didYouMean={page.didYouMean}
+              departments={departments}
+              hydrated={hydrated}
+              clearAll={clearAll}
+            />
           ) : (
             <div ref={grid} className="grid grid-products" data-stale={stale || undefined} aria-busy={status === 'loading'}>
               {items.map((p, i) => (

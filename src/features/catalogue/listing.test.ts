@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  correctedSearchHref,
   FORM_MARKER,
   formatNairaText,
   listingHref,
@@ -56,6 +57,18 @@ describe('listingHref', () => {
   it('is the short URL: defaults left out, page only past the first', () => {
     expect(listingHref(DEFAULT_QUERY)).toBe('/products');
     expect(listingHref({ ...DEFAULT_QUERY, category: ['phones'], page: 2 })).toBe('/products?category=phones&page=2');
+  });
+});
+
+describe('correctedSearchHref', () => {
+  it('replaces only the search text, from the first page, keeping the other filters', () => {
+    const query = readListing('q=ipxxne&category=phones&brand=Apple&maxPrice=2000000&page=3').query;
+    expect(correctedSearchHref(query, 'iphone')).toBe('/products?q=iphone&category=phones&brand=Apple&maxPrice=2000000');
+  });
+
+  it('keeps a sort the shopper chose, and lets a default sort follow the new search', () => {
+    expect(correctedSearchHref(readListing('q=ipxxne&sort=price-asc').query, 'iphone')).toBe('/products?q=iphone&sort=price-asc');
+    expect(correctedSearchHref(readListing('q=ipxxne').query, 'iphone')).toBe('/products?q=iphone');
   });
 });
 

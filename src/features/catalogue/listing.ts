@@ -108,6 +108,17 @@ export function listingHref(query: Partial<ProductQuery>): string {
   return params ? `/products?${params}` : '/products';
 }
 
+/**
+ * The listing for a corrected search ("Did you mean …?" when nothing was found): the same
+ * filters with the search text replaced, from the first page. A sort the shopper chose stays;
+ * a sort still at the old search's default becomes the new search's default, as the island
+ * does for a new search, so the link is the URL the shopper would get by typing it.
+ */
+export function correctedSearchHref(query: ProductQuery, q: string): string {
+  const sort = query.sort === defaultSort(query.q) ? defaultSort(q) : query.sort;
+  return listingHref({ ...query, q, sort, page: 1 });
+}
+
 /** "1500000" → "1,500,000": how the price boxes show whole naira. */
 export function formatNairaText(naira: number): string {
   return String(Math.trunc(naira)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');

@@ -74,7 +74,12 @@ export function useProductSearch(initial: ProductPage, start: ListingStart) {
   const [typedEarly] = useState(() => searchTypedBeforeHydration(start.query.q));
   const [query, setQuery] = useState<ProductQuery>(start.query);
   const [items, setItems] = useState<Product[]>(initial.items);
-  const [page, setPage] = useState({ page: start.query.page, total: initial.total, brands: initial.brands });
+  const [page, setPage] = useState({
+    page: start.query.page,
+    total: initial.total,
+    brands: initial.brands,
+    didYouMean: initial.didYouMean,
+  });
   const [status, setStatus] = useState<SearchStatus>('idle');
   const [failure, setFailure] = useState<SearchFailure | null>(null);
   const [fieldErrors, setFieldErrors] = useState<ListingErrors>(start.errors);
@@ -100,13 +105,13 @@ export function useProductSearch(initial: ProductPage, start: ListingStart) {
         const result = await fetchProductPage(next, controller.signal);
         setFirstNew(result.items.length ? shown.current : null);
         setItems((before) => [...before, ...result.items]);
-        setPage({ page: result.page, total: result.total, brands: result.brands });
+        setPage({ page: result.page, total: result.total, brands: result.brands, didYouMean: result.didYouMean });
         // The URL says how many pages are shown, so Back (or a reload) shows as many.
         window.history.replaceState(window.history.state, '', listingHref(next));
       } else {
         const result = await fetchPages(next, controller.signal);
         setItems(result.items);
-        setPage({ page: result.page, total: result.total, brands: result.brands });
+        setPage({ page: result.page, total: result.total, brands: result.brands, didYouMean: result.didYouMean });
       }
       setStatus('idle');
       setFailure(null);
