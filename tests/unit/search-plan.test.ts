@@ -7,7 +7,7 @@ import {
   typosAllowed,
   vocabularyOf,
 } from '../../functions/catalogue/query-plan.ts';
-import { CatalogueError } from '../../src/features/catalogue/validate.ts';
+import { CatalogueError } from '../../src/features/catalogue/catalogue-error.ts';
 import { SYNONYMS, validateSynonyms } from '../../src/features/catalogue/synonyms.ts';
 
 /** The query plan (functions/catalogue/query-plan.ts) and the synonyms file's validation (decision 022). */

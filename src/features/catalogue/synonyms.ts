@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import synonymsFile from '../../data/search/synonyms.json';
 import { CATEGORY_IDS } from './categories.ts';
-import { CatalogueError } from './validate.ts';
+import { CatalogueError } from './catalogue-error.ts';
 
 /**
  * Words that mean the same to a shopper, from src/data/search/synonyms.json (marketers edit it):

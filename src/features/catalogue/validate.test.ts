@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readCatalogueFromDisk } from '../../../scripts/catalogue-files.ts';
-import { CatalogueError, validateCatalogue } from './validate.ts';
+import { CatalogueError } from './catalogue-error.ts';
+import { validateCatalogue } from './validate.ts';
 import { BRANDS } from './brands.ts';
 
 const good = {

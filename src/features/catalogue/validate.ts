@@ -1,19 +1,11 @@
 import { catalogueEntrySchema, type CatalogueEntry, type Product, productFromFields } from './product.ts';
+import { CatalogueError } from './catalogue-error.ts';
 import { z } from 'zod';
 
 /** A catalogue data file as read from disk: its path (for messages) and parsed JSON. */
 export interface CatalogueFile {
   file: string;
   data: unknown;
-}
-
-export class CatalogueError extends Error {
-  readonly problems: string[];
-  constructor(problems: string[]) {
-    super(`The catalogue has ${problems.length} problem(s):\n  - ${problems.join('\n  - ')}`);
-    this.name = 'CatalogueError';
-    this.problems = problems;
-  }
 }
 
 const fileSchema = z.array(z.unknown(), { error: 'A catalogue file must hold a JSON list of products' });
