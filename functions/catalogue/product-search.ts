@@ -110,22 +110,34 @@ type IndexName =
   | 'products_category_price_idx'
   | 'products_category_rating_idx'
   | 'products_brand_idx'
+  | 'products_brand_name_idx'
+  | 'products_category_relevance_idx'
   | 'products_price_idx'
   | 'products_featured_idx'
   | 'products_name_idx'
   | 'products_rating_idx';
 
-const ORDER: Record<ProductQuery['sort'], SQL> = {
-  name: sql.raw('products.name COLLATE NOCASE, products.id'),
-  'price-asc': sql.raw('products.price_kobo, products.name COLLATE NOCASE, products.id'),
-  'price-desc': sql.raw('products.price_kobo DESC, products.name COLLATE NOCASE, products.id'),
-  rating: sql.raw('products.rating DESC, products.reviews DESC, products.name COLLATE NOCASE, products.id'),
+/**
+ * The relevance order among products equally placed (decision 022): the name with fewest other
+ * words (its spaces), then rating, then in stock. `products_category_relevance_idx` holds these
+ * expressions as written here, so a category word's page is read in this order (migration 0016).
+ */
+const IN_ITS_CATEGORY =
+  "length(products.name) - length(replace(products.name, ' ', '')), products.rating DESC, products.stock > 0 DESC, products.name COLLATE NOCASE, products.id";
+
+/** Each sort's ORDER BY, over `products`. */
+const ORDER_TEXT: Record<ProductQuery['sort'], string> = {
+  name: 'products.name COLLATE NOCASE, products.id',
+  'price-asc': 'products.price_kobo, products.name COLLATE NOCASE, products.id',
+  'price-desc': 'products.price_kobo DESC, products.name COLLATE NOCASE, products.id',
+  rating: 'products.rating DESC, products.reviews DESC, products.name COLLATE NOCASE, products.id',
   // The thing itself first (decision 022): the named category, then where the words are (name,
   // brand, description), then the name with fewest other words (spaces), then rating, then in stock.
-  relevance: sql.raw(
-    "named, tier, length(products.name) - length(replace(products.name, ' ', '')), products.rating DESC, products.stock > 0 DESC, products.name COLLATE NOCASE, products.id",
-  ),
+  relevance: `named, tier, ${IN_ITS_CATEGORY}`,
 };
+const ORDER = (sort: ProductQuery['sort']) => sql.raw(ORDER_TEXT[sort]);
+/** The same over a statement's result columns (a union of two reads, each in this order). */
+const RESULT_ORDER = (sort: ProductQuery['sort']) => sql.raw(ORDER_TEXT[sort].replaceAll('products.', ''));
 
 /** The index that serves a sort's order, for a listing with no narrowing filter. */
 const SORT_INDEX: Record<ProductQuery['sort'], IndexName> = {
@@ -186,6 +198,30 @@ export function productSearchStatements(
   const price = sql` AND ${products.price} BETWEEN ${minKobo} AND ${maxKobo}`;
   const scope = sql`products.active = 1${featured}${category}`;
   const matching = sql`${scope}${brand}${price}`;
+  const defaultPrice = query.minPrice === DEFAULT_QUERY.minPrice && query.maxPrice === DEFAULT_QUERY.maxPrice;
+  const indexed = (index: IndexName) => sql.raw(`products INDEXED BY ${index}`);
+
+  // The counts kept per category and brand, inside or outside the default price range
+  // (product_facets, migration 0016): the same filters over its rows, for counts without a price
+  // band or words, one row per category and brand. The brand list ignores the brand and price filters.
+  const facetCount = sql.raw(
+    query.featured === undefined ? 'products' : query.featured ? 'featured_products' : 'products - featured_products',
+  );
+  const facetFilters = (forCounts: boolean, categories: readonly string[]) =>
+    sql.join(
+      [
+        sql.raw(forCounts ? 'in_price_range = 1' : 'in_price_range IN (0, 1)'),
+        sql`${facetCount} > 0`,
+        ...(query.category.length ? [sql`category IN (${list(query.category)})`] : []),
+        ...(categories.length ? [sql`category IN (${list(categories)})`] : []),
+        ...(forCounts && query.brand.length ? [sql`brand IN (${list(query.brand)})`] : []),
+      ],
+      sql` AND `,
+    );
+  const facetGroups = (categories: readonly string[] = []) =>
+    sql`SELECT category, brand, sum(${facetCount}) AS n FROM product_facets WHERE ${facetFilters(true, categories)} GROUP BY category, brand`;
+  const facetBrands = (categories: readonly string[] = []) =>
+    sql`SELECT DISTINCT brand FROM product_facets WHERE ${facetFilters(false, categories)}`;
 
   if (plan.slots.length) {
     const textSlots = plan.slots.filter((slot) => slot.categories.length === 0);
@@ -196,20 +232,6 @@ export function productSearchStatements(
     const inSlot = (slot: Slot, columns?: string) =>
       sql`(products.category IN (${list(slot.categories)}) OR ${inFts(ftsMatch([slot], columns))})`;
     const all = (conditions: SQL[]) => sql.join(conditions, sql` AND `);
-    let from: SQL;
-    let match: SQL;
-    if (textSlots.length) {
-      // The FTS table drives (CROSS JOIN keeps it the outer loop): rows read follow the text matches.
-      from = sql`products_fts CROSS JOIN products ON products.rowid = products_fts.rowid`;
-      match = all([sql`products_fts MATCH ${ftsMatch(textSlots)}`, ...categorySlots.map((slot) => inSlot(slot))]);
-    } else {
-      // Only category words: the first one's category (read through its index) and its text
-      // matches drive (CROSS JOIN keeps them the outer loop, each product read by its rowid).
-      const [first, ...rest] = categorySlots as [Slot, ...Slot[]];
-      from = sql`(SELECT rowid AS hit FROM ${sql.raw('products INDEXED BY products_category_idx')} WHERE active = 1 AND category IN (${list(first.categories)})
-          UNION SELECT rowid FROM products_fts WHERE products_fts MATCH ${ftsMatch([first])}) AS hits CROSS JOIN products ON products.rowid = hits.hit`;
-      match = all([sql`1`, ...rest.map((slot) => inSlot(slot))]);
-    }
     // Where the words are: 0 when every slot is met in the name (or by the category), 1 in the name or brand, else 2.
     const level = (columns: string) =>
       all([
@@ -223,18 +245,61 @@ export function productSearchStatements(
       query.sort === 'relevance'
         ? sql`, ${named} AS named, CASE WHEN ${level('name')} THEN 0 WHEN ${level('{name brand}')} THEN 1 ELSE 2 END AS tier`
         : sql``;
+
+    if (!textSlots.length && categorySlots.length === 1) {
+      // One category word (`phones`, `tv`): its category's products and, apart from them, its
+      // words' matches. The category is read through an index in the page's order, a page at a
+      // time (for relevance its products all rank first, by IN_ITS_CATEGORY); the text matches
+      // are few; the page is the first of the two, merged. Counts without a price band come from
+      // product_facets, so nothing reads the category row by row (decision 022).
+      const [slot] = categorySlots as [Slot];
+      const inCategory = sql`products.category IN (${list(slot.categories)})`;
+      const categoryIndex: IndexName =
+        query.sort === 'relevance' ? 'products_category_relevance_idx' : CATEGORY_SORT_INDEX[query.sort];
+      const textHits = sql`products_fts CROSS JOIN products ON products.rowid = products_fts.rowid WHERE products_fts MATCH ${ftsMatch([slot])} AND NOT ${inCategory}`;
+      const categoryRank = query.sort === 'relevance' ? sql`, 0 AS named, 0 AS tier` : sql``;
+      const categoryOrder = query.sort === 'relevance' ? sql.raw(IN_ITS_CATEGORY) : ORDER(query.sort);
+      const upTo = offset + limit;
+      return {
+        page: sql`SELECT * FROM (SELECT * FROM (SELECT ${COLUMNS}${categoryRank} FROM ${indexed(categoryIndex)} WHERE ${inCategory} AND ${matching} ORDER BY ${categoryOrder} LIMIT ${upTo})
+          UNION ALL SELECT * FROM (SELECT ${COLUMNS}${rank} FROM ${textHits} AND ${matching} ORDER BY ${ORDER(query.sort)} LIMIT ${upTo}))
+          ORDER BY ${RESULT_ORDER(query.sort)} LIMIT ${limit} OFFSET ${offset}`,
+        groups: sql`SELECT category, brand, sum(n) AS n FROM (${
+          defaultPrice
+            ? facetGroups(slot.categories)
+            : sql`SELECT products.category, products.brand, count(*) AS n FROM ${indexed('products_category_idx')} WHERE ${inCategory} AND ${matching} GROUP BY products.category, products.brand`
+        } UNION ALL SELECT products.category, products.brand, count(*) AS n FROM ${textHits} AND ${matching} GROUP BY products.category, products.brand) GROUP BY category, brand`,
+        brands: sql`${facetBrands(slot.categories)} UNION SELECT products.brand FROM ${textHits} AND ${scope}`,
+      };
+    }
+
+    let from: SQL;
+    let match: SQL;
+    if (textSlots.length) {
+      // The FTS table drives (CROSS JOIN keeps it the outer loop): rows read follow the text matches.
+      from = sql`products_fts CROSS JOIN products ON products.rowid = products_fts.rowid`;
+      match = all([sql`products_fts MATCH ${ftsMatch(textSlots)}`, ...categorySlots.map((slot) => inSlot(slot))]);
+    } else {
+      // Only category words, two or more: the first one's category (read through its index) and
+      // its text matches drive (CROSS JOIN keeps them the outer loop, each product read by its rowid).
+      const [first, ...rest] = categorySlots as [Slot, ...Slot[]];
+      from = sql`(SELECT rowid AS hit FROM ${indexed('products_category_idx')} WHERE active = 1 AND category IN (${list(first.categories)})
+          UNION SELECT rowid FROM products_fts WHERE products_fts MATCH ${ftsMatch([first])}) AS hits CROSS JOIN products ON products.rowid = hits.hit`;
+      match = all([sql`1`, ...rest.map((slot) => inSlot(slot))]);
+    }
     return {
-      page: sql`SELECT ${COLUMNS}${rank} FROM ${from} WHERE ${match} AND ${matching} ORDER BY ${ORDER[query.sort]} LIMIT ${limit} OFFSET ${offset}`,
+      page: sql`SELECT ${COLUMNS}${rank} FROM ${from} WHERE ${match} AND ${matching} ORDER BY ${ORDER(query.sort)} LIMIT ${limit} OFFSET ${offset}`,
       groups: sql`SELECT products.category, products.brand, count(*) AS n FROM ${from} WHERE ${match} AND ${matching} GROUP BY products.category, products.brand`,
       brands: sql`SELECT DISTINCT products.brand FROM ${from} WHERE ${match} AND ${scope}`,
     };
   }
 
-  // No text: each statement reads through the index that fits the query's filters (and, for
-  // the page, its order when no narrower filter comes first), so rows read follow the matches.
-  const defaultPrice = query.minPrice === DEFAULT_QUERY.minPrice && query.maxPrice === DEFAULT_QUERY.maxPrice;
+  // No text: the page reads through the index that fits the query's filters (and its order when
+  // no narrower filter comes first), so rows read follow the page; counts and brands without a
+  // price band read product_facets, with one they read a covering index, one entry per match.
   const featuredOnly = query.featured === true;
   const categories = query.category.length > 0;
+  const byName = query.sort === 'name' || query.sort === 'relevance';
   const pageIndex: IndexName = featuredOnly
     ? 'products_featured_idx'
     : categories
@@ -244,38 +309,36 @@ export function productSearchStatements(
           ? CATEGORY_SORT_INDEX[query.sort]
           : 'products_category_price_idx'
       : query.brand.length
-        ? 'products_brand_idx'
+        ? byName
+          ? 'products_brand_name_idx'
+          : 'products_brand_idx'
         : defaultPrice
           ? SORT_INDEX[query.sort]
           : 'products_price_idx';
-  // The counts read a covering index: one entry per matching product.
   const groupsIndex: IndexName = featuredOnly
     ? 'products_featured_idx'
     : categories
       ? 'products_category_idx'
       : query.brand.length
         ? 'products_brand_idx'
-        : defaultPrice
-          ? 'products_category_idx'
-          : 'products_price_idx';
-  const indexed = (index: IndexName) => sql.raw(`products INDEXED BY ${index}`);
-  const order = query.sort === 'relevance' ? ORDER.name : ORDER[query.sort];
-
+        : 'products_price_idx';
+  const order = ORDER(query.sort === 'relevance' ? 'name' : query.sort);
   let brands: SQL;
   if (featuredOnly || query.category.length > 1) {
-    brands = sql`SELECT DISTINCT products.brand FROM ${indexed(groupsIndex)} WHERE ${scope}`;
+    brands = facetBrands();
   } else {
     // The brands on sale (in one category, or in all): one index seek per brand instead of one
-    // entry per product (SQLite's skip-scan, spelled out as a recursive query).
+    // entry per product or facet (SQLite's skip-scan, spelled out as a recursive query).
     const index = categories ? 'products_category_idx' : 'products_brand_idx';
     const next = (after: SQL) => sql`(SELECT min(products.brand) FROM ${indexed(index)} WHERE ${scope}${after})`;
     brands = sql`WITH RECURSIVE b(brand) AS (SELECT ${next(sql``)} UNION ALL SELECT ${next(sql` AND products.brand > b.brand`)} FROM b WHERE b.brand IS NOT NULL)
       SELECT brand FROM b WHERE brand IS NOT NULL`;
   }
-
   return {
     page: sql`SELECT ${COLUMNS} FROM ${indexed(pageIndex)} WHERE ${matching} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`,
-    groups: sql`SELECT products.category, products.brand, count(*) AS n FROM ${indexed(groupsIndex)} WHERE ${matching} GROUP BY products.category, products.brand`,
+    groups: defaultPrice
+      ? facetGroups()
+      : sql`SELECT products.category, products.brand, count(*) AS n FROM ${indexed(groupsIndex)} WHERE ${matching} GROUP BY products.category, products.brand`,
     brands,
   };
 }
@@ -305,14 +368,14 @@ export async function searchProductsInD1(
   const statements = productSearchStatements(query, plan, span);
   const [page, groups, brands] = await d1.batch<unknown>([
     prepare(d1, statements.page),
-    prepare(d1, statements.groups),
-    prepare(d1, statements.brands),
+    // Counts and brands as one row of JSON each, not a row per category and brand: D1 hands the
+    // Worker each row on its own, and at 100,000 products that, not the reading, was the cost.
+    prepare(d1, sql`SELECT json_group_array(json_array(category, brand, n)) AS g FROM (${statements.groups})`),
+    prepare(d1, sql`SELECT json_group_array(brand) AS b FROM (${statements.brands})`),
   ]);
-  const groupRows = (groups!.results as { category: string; brand: string; n: number }[]).map((g) => ({
-    category: g.category,
-    brand: g.brand,
-    count: g.n,
-  }));
+  const groupRows = (JSON.parse((groups!.results[0] as { g: string }).g) as [string, string, number][]).map(
+    ([category, brand, count]) => ({ category, brand, count }),
+  );
   const total = groupRows.reduce((sum, g) => sum + g.count, 0);
   let rowsRead = [page, groups, brands].reduce((sum, r) => sum + (r?.meta.rows_read ?? 0), 0);
   let didYouMean: string | undefined;
@@ -329,7 +392,7 @@ export async function searchProductsInD1(
         (page!.results as Row[]).map(toProduct),
         total,
         query,
-        sortBrands((brands!.results as { brand: string }[]).map((b) => b.brand)),
+        sortBrands(JSON.parse((brands!.results[0] as { b: string }).b) as string[]),
         facetsFrom(groupRows),
       ),
       ...(didYouMean ? { didYouMean } : {}),
@@ -340,13 +403,11 @@ export async function searchProductsInD1(
 
 /**
  * The categories with products on sale, for the listing's filter panel (rendered by the Worker):
- * one index seek per category (the recursive "skip scan" the brand list uses), not one row per product.
+ * from the counts kept per category and brand (product_facets), one row per facet, not one per product.
  */
 export async function categoriesOnSale(d1: D1Database): Promise<string[]> {
-  const next = (after: SQL) =>
-    sql`(SELECT min(products.category) FROM ${sql.raw('products INDEXED BY products_category_idx')} WHERE products.active = 1${after})`;
-  const statement = sql`WITH RECURSIVE c(category) AS (SELECT ${next(sql``)} UNION ALL SELECT ${next(sql` AND products.category > c.category`)} FROM c WHERE c.category IS NOT NULL)
-    SELECT category FROM c WHERE category IS NOT NULL`;
-  const { results } = await prepare(d1, statement).all<{ category: string }>();
+  const { results } = await d1
+    .prepare('SELECT DISTINCT category FROM product_facets WHERE products > 0 ORDER BY category')
+    .all<{ category: string }>();
   return results.map((r) => r.category);
 }

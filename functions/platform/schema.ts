@@ -72,7 +72,7 @@ export const products = sqliteTable(
     // Catalogue search (functions/catalogue/product-search.ts, docs/decisions/012-search-in-d1-with-fts5.md):
     // one index per filter shape, each covering what the counts read, and one per sort order.
     index('products_category_idx').on(t.active, t.category, t.brand, t.price),
-    index('products_brand_idx').on(t.active, t.brand, t.price),
+    index('products_brand_idx').on(t.active, t.brand, t.price, t.category),
     index('products_price_idx').on(t.active, t.price),
     index('products_name_idx').on(t.active, sql`${t.name} COLLATE NOCASE`, t.id),
     index('products_rating_idx').on(t.active, t.rating, t.reviews),
@@ -82,6 +82,43 @@ export const products = sqliteTable(
     index('products_featured_idx')
       .on(t.rating, t.reviews, t.brand, t.category, t.price)
       .where(sql`${t.active} = 1 AND ${t.featured} = 1`),
+    // A brand's products in name order (a brand with a price band reads a page, not the brand).
+    index('products_brand_name_idx').on(t.active, t.brand, sql`${t.name} COLLATE NOCASE`, t.id),
+    // A category word's products in relevance order (decision 022): fewest words in the name, then
+    // rating, then in stock, as `relevance` in functions/catalogue/product-search.ts spells them.
+    index('products_category_relevance_idx').on(
+      t.active,
+      t.category,
+      sql`(length(${t.name}) - length(replace(${t.name}, ' ', '')))`,
+      sql`${t.rating} DESC`,
+      sql`(${t.stock} > 0) DESC`,
+      sql`${t.name} COLLATE NOCASE`,
+      t.id,
+    ),
+  ],
+);
+
+/**
+ * How many products on sale each category and brand holds (and how many of them are featured),
+ * inside and outside the price filter's default range (₦0 to ₦5,000,000: PRICE_FILTER_MAX_NAIRA,
+ * written into the triggers), kept by triggers on `products` (migration 0016): the listing's
+ * totals and facets without a price band or words read these rows, one per category and brand,
+ * not one index entry per product (decision 022).
+ */
+export const productFacets = sqliteTable(
+  'product_facets',
+  {
+    /** 1: priced within the default range a listing without a price filter shows. */
+    inPriceRange: integer('in_price_range').notNull(),
+    category: text('category').notNull(),
+    brand: text('brand').notNull(),
+    products: integer('products').notNull(),
+    featuredProducts: integer('featured_products').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.inPriceRange, t.category, t.brand] }),
+    // A brand filter's counts read that brand's rows only.
+    index('product_facets_brand_idx').on(t.brand, t.inPriceRange, t.category, t.products, t.featuredProducts),
   ],
 );
 

@@ -1,6 +1,6 @@
 /**
  * The catalogue at scale: the same listing and search requests against the shipped catalogue
- * and against a second local D1 holding 10,000 generated products more
+ * and against a second local D1 holding 100,000 generated products more (BENCH_SCALE_PRODUCTS)
  * (scripts/generate-products.ts): the cost of a request must stay flat as the catalogue grows
  * (docs/decisions/012-search-in-d1-with-fts5.md). Rows read come from the `x-d1-rows-read`
  * header the Worker adds when EXPOSE_D1_ROWS_READ is set (bench.mjs sets it for its servers).
@@ -15,7 +15,7 @@ import { CONNECTIONS, cannon, summary } from './autocannon.mjs';
 
 /** The scale run's D1: migrated, seeded, plus SCALE_PRODUCTS generated products. */
 export const SCALE_PERSIST_DIR = '.wrangler/bench-scale';
-export const SCALE_PRODUCTS = Number(process.env.BENCH_SCALE_PRODUCTS ?? 10_000);
+export const SCALE_PRODUCTS = Number(process.env.BENCH_SCALE_PRODUCTS ?? 100_000);
 
 const SCALE_REQUESTS = [
   { name: 'listing', path: '/api/products' },
@@ -28,7 +28,7 @@ const SCALE_REQUESTS = [
   { name: 'featured shelf', path: '/api/products?featured=true&sort=rating' },
 ];
 const SCALE_SECONDS = Number(process.env.BENCH_SCALE_SECONDS ?? 5);
-/** p50 with 10,000 more products may be at most this many times p50 at the shipped size. */
+/** p50 with SCALE_PRODUCTS more products may be at most this many times p50 at the shipped size. */
 const SCALE_BUDGET = 1.5;
 
 /** A separate local D1 with the catalogue plus SCALE_PRODUCTS generated products, built before any server starts. */
