@@ -11,6 +11,7 @@ CREATE TABLE `product_facets` (
 );
 --> statement-breakpoint
 CREATE INDEX `product_facets_brand_idx` ON `product_facets` (`brand`,`in_price_range`,`category`,`products`,`featured_products`);--> statement-breakpoint
+CREATE INDEX `product_facets_featured_idx` ON `product_facets` (`in_price_range`,`category`,`brand`,`featured_products`) WHERE "product_facets"."featured_products" > 0;--> statement-breakpoint
 -- A brand with a price band counts its matches from the index alone (it now holds the category).
 DROP INDEX `products_brand_idx`;--> statement-breakpoint
 CREATE INDEX `products_brand_idx` ON `products` (`active`,`brand`,`price_kobo`,`category`);--> statement-breakpoint

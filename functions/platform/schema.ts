@@ -119,6 +119,10 @@ export const productFacets = sqliteTable(
     primaryKey({ columns: [t.inPriceRange, t.category, t.brand] }),
     // A brand filter's counts read that brand's rows only.
     index('product_facets_brand_idx').on(t.brand, t.inPriceRange, t.category, t.products, t.featuredProducts),
+    // The featured shelf's counts and brands read the rows that hold featured products only.
+    index('product_facets_featured_idx')
+      .on(t.inPriceRange, t.category, t.brand, t.featuredProducts)
+      .where(sql`${t.featuredProducts} > 0`),
   ],
 );
 
