@@ -131,6 +131,22 @@ const configSchema = z.object({
   EMAIL_API_KEY: optional,
   EMAIL_FROM: z.string().trim().min(3).default('GTS Electronics <orders@gts.ng>'),
   /**
+   * Paystack (functions/payments/, decision 025): the secret key (`wrangler secret put
+   * PAYSTACK_SECRET_KEY`). Set, each order gets its own account and Paystack's signed webhook
+   * confirms the transfer; unset, shoppers pay into the shared account above and an admin confirms.
+   */
+  PAYSTACK_SECRET_KEY: optional,
+  PAYSTACK_API_URL: z.url().default('https://api.paystack.co'),
+  /**
+   * Local runs and tests only: "true" runs the same Paystack code against an offline stand-in of
+   * its API (functions/payments/paystack-standin.ts) and serves POST /api/test/paystack/pay, which
+   * "pays" an order's account by sending the signed webhook. Never set it in production.
+   */
+  PAYMENTS_STANDIN: z
+    .union([z.boolean(), z.string()])
+    .optional()
+    .transform((value) => value === true || (typeof value === 'string' && value.trim() === 'true')),
+  /**
    * Local development only: "true" prints each e-mail kept in the outbox (recipient, subject,
    * text) in the log, so verify and reset links can be read in the `npm start` output. Anything
    * else, or unset (the default, and production), logs only the outbox id, order number, kind

@@ -24,6 +24,7 @@ import { ORDERS_BASE, ordersRoute } from './orders/routes.ts';
 import { TRADE_INS_BASE, tradeInsRoute } from './trade-ins/routes.ts';
 import { PRODUCTS_BASE, products } from './catalogue/routes.ts';
 import { mountPoint } from './platform/routing.ts';
+import { PAYMENTS_BASE, PAYSTACK_STANDIN_BASE, paymentsRoute, paystackStandinRoute } from './payments/routes.ts';
 import { runScheduledJobs } from './scheduled.ts';
 
 /** The store's API: everything under /api/*, served by the same Worker as the pages. */
@@ -42,10 +43,13 @@ export const api = createApp({
   .route(mountPoint(SESSION_BASE), sessionRoute)
   .route(mountPoint(ACCOUNT_BASE), accountRoute)
   .route(mountPoint(PAYMENT_METHODS_BASE), paymentMethodsRoute)
+  .route(mountPoint(PAYMENTS_BASE), paymentsRoute)
   .route(mountPoint(ADMIN_BASE), adminRoute)
   // Auth.js's own routes (sign-in forms, Google's callback), and the Google stand-in the API tests use (404 unless AUTH_GOOGLE_STANDIN=true).
   .route('/auth', authRoute)
-  .route('/test/google', googleStandinRoute);
+  .route('/test/google', googleStandinRoute)
+  // The offline stand-in for Paystack's bank transfer (404 unless PAYMENTS_STANDIN=true).
+  .route(mountPoint(PAYSTACK_STANDIN_BASE), paystackStandinRoute);
 
 export type Api = typeof api;
 

@@ -5,6 +5,7 @@ import { orders, products, productVariants } from '../platform/schema.ts';
 import type { Config } from '../env.ts';
 import { expireOverdueOrders } from '../orders/expire.ts';
 import { expiringSoon, reportedPayments } from '../orders/admin.ts';
+import { paymentsWaiting } from '../payments/admin.ts';
 
 /**
  * The admin's dashboard: reported transfers to check (overdue ones flagged), unpaid orders
@@ -38,7 +39,7 @@ export async function loadDashboard(db: Db, config: Config, now = new Date()): P
     );
   const threshold = config.LOW_STOCK_THRESHOLD;
 
-  const [reported, expiring, perDay, productsLow, variantsLow] = await Promise.all([
+  const [reported, expiring, perDay, productsLow, variantsLow, waiting] = await Promise.all([
     reportedPayments(db, config, now),
     expiringSoon(db, config, now, EXPIRING_WITHIN_HOURS),
     db
@@ -81,6 +82,7 @@ export async function loadDashboard(db: Db, config: Config, now = new Date()): P
       .where(and(eq(products.active, true), lte(productVariants.stock, threshold)))
       .orderBy(asc(productVariants.stock), asc(products.name), asc(productVariants.position))
       .limit(LOW_STOCK_LIMIT),
+    paymentsWaiting(db),
   ]);
 
   const lowStock = [
@@ -100,6 +102,7 @@ export async function loadDashboard(db: Db, config: Config, now = new Date()): P
   return {
     generatedAt: now.toISOString(),
     reportedPayments: reported,
+    paymentsWaiting: waiting,
     expiringSoon: expiring,
     lowStock,
     lowStockThreshold: threshold,

@@ -6,6 +6,7 @@ import { ADMIN_ORDERS_BASE, adminOrdersRoute } from '../orders/admin-routes.ts';
 import { ADMIN_PRODUCTS_BASE, adminProductsRoute } from '../catalogue/admin-routes.ts';
 import { ADMIN_SUBSCRIBERS_BASE, adminSubscribersRoute } from '../newsletter/admin-routes.ts';
 import { ADMIN_TRADE_INS_BASE, adminTradeInsRoute } from '../trade-ins/admin-routes.ts';
+import { ADMIN_PAYMENTS_BASE, adminPaymentsRoute } from '../payments/admin-routes.ts';
 
 /** Where functions/index.ts mounts the admin router; each feature's admin router sits below it. */
 export const ADMIN_BASE = '/api/admin';
@@ -40,4 +41,5 @@ export const adminRoute = new Hono<SignedInEnv>()
   .route(below(ADMIN_PRODUCTS_BASE), adminProductsRoute)
   .route(below(ADMIN_IMAGES_BASE), adminImagesRoute)
   .route(below(ADMIN_SUBSCRIBERS_BASE), adminSubscribersRoute)
-  .route(below(ADMIN_TRADE_INS_BASE), adminTradeInsRoute);
+  .route(below(ADMIN_TRADE_INS_BASE), adminTradeInsRoute)
+  .route(below(ADMIN_PAYMENTS_BASE), adminPaymentsRoute);

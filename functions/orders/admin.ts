@@ -11,7 +11,16 @@ import { auditTrail } from '../platform/audit.ts';
 import { historyEntries, historyQuery } from '../platform/history.ts';
 import type { Db } from '../platform/db.ts';
 import { ApiError } from '../platform/errors.ts';
-import { orderEvents, orderLines, orders, users, type OrderRow, type UserRow } from '../platform/schema.ts';
+import {
+  orderEvents,
+  orderLines,
+  orders,
+  paymentAccounts,
+  providerPayments,
+  users,
+  type OrderRow,
+  type UserRow,
+} from '../platform/schema.ts';
 import type { Config } from '../env.ts';
 import { type AdminMove, moveOrderAsAdmin, orderVersion } from './admin-moves.ts';
 import { expireIfOverdue, expireOverdueOrders } from './expire.ts';
@@ -159,7 +168,7 @@ export async function orderDetail(db: Db, config: Config, number: string, now = 
 
 /** The order as the admin's page shows it: the shopper's view, the version, payment, shipment, history and audit. */
 async function detailOf(db: Db, config: Config, order: OrderRow, now: Date): Promise<AdminOrderDetail> {
-  const [lines, events, confirmer] = await db.batch([
+  const [lines, events, confirmer, accounts, payments] = await db.batch([
     db.select().from(orderLines).where(eq(orderLines.orderId, order.id)).orderBy(asc(orderLines.id)),
     historyQuery(db, orderEvents, eq(orderEvents.orderId, order.id)),
     db
@@ -167,13 +176,19 @@ async function detailOf(db: Db, config: Config, order: OrderRow, now: Date): Pro
       .from(users)
       .where(eq(users.id, order.paymentConfirmedBy ?? ''))
       .limit(1),
+    db.select().from(paymentAccounts).where(eq(paymentAccounts.orderId, order.id)),
+    db
+      .select()
+      .from(providerPayments)
+      .where(eq(providerPayments.orderId, order.id))
+      .orderBy(asc(providerPayments.paidAt), asc(providerPayments.createdAt)),
   ]);
   const audit = await auditTrail(db, 'order', order.number);
   const reported = events.filter((e) => e.toStatus === 'payment_reported').at(-1);
   const reportedAt = reported ? Math.floor(reported.createdAt.getTime() / 1000) : null;
   const shipped = order.status === 'shipped' || order.status === 'delivered';
   return {
-    order: toOrderView(order, lines, events, config),
+    order: toOrderView(order, lines, events, config, accounts[0]),
     version: orderVersion(order),
     overdue: isOverdue(order.status, reportedAt, config, now),
     payment:
@@ -181,13 +196,20 @@ async function detailOf(db: Db, config: Config, order: OrderRow, now: Date): Pro
         ? {
             received: order.paymentReceived,
             reference: order.paymentReference ?? '',
-            // The admin's e-mail; the user id if the account is gone.
-            confirmedBy: confirmer[0]?.email ?? order.paymentConfirmedBy ?? '',
+            // The admin's e-mail; the user id if the account is gone; none: the provider's webhook.
+            confirmedBy: confirmer[0]?.email ?? order.paymentConfirmedBy ?? 'the payment provider (automatic)',
             confirmedAt: order.paymentConfirmedAt.toISOString(),
           }
         : null,
     shipment:
       shipped || order.carrier || order.trackingNote ? { carrier: order.carrier, trackingNote: order.trackingNote } : null,
+    providerPayments: payments.map((p) => ({
+      amount: p.amount,
+      reference: p.reference,
+      paidAt: p.paidAt.toISOString(),
+      outcome: p.outcome,
+      refund: p.refund,
+    })),
     history: historyEntries(events, (actor) => actor === 'admin'),
     audit,
   };

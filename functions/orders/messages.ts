@@ -3,7 +3,6 @@ import { formatNaira } from '../../src/lib/money.ts';
 import { formatLagosTime } from '../../src/lib/time.ts';
 import { statusBadge, type OrderStatus } from '../../src/features/orders/order-status.ts';
 import type { OrderView } from '../../src/features/orders/order-view.ts';
-import type { BankAccount } from '../env.ts';
 import { compose, greeting, type EmailMessage } from '../platform/email.ts';
 
 /** The order e-mails (functions/platform/email.ts makes them): the confirmation, then one per status change. */
@@ -28,18 +27,30 @@ function orderSummary(order: OrderView): string {
   ].join('\n');
 }
 
-export function orderConfirmationEmail(order: OrderView, bank: BankAccount, siteUrl: string): EmailMessage<OrderEmailKind> {
+export function orderConfirmationEmail(order: OrderView, siteUrl: string): EmailMessage<OrderEmailKind> {
+  const pay = order.payment;
   return compose('order_confirmation', order.customer.email, `Your GTS order ${order.number}: transfer details`, [
     greeting(order.customer.name),
     `Thank you for your order ${order.number}. We are holding your items until ${formatLagosTime(order.expiresAt)} (Lagos time).`,
     orderSummary(order),
-    [
-      `Please transfer ${formatNaira(order.total)} to:`,
-      `Bank: ${bank.bankName}`,
-      `Account name: ${bank.accountName}`,
-      `Account number: ${bank.accountNumber}`,
-      `Reference: ${order.number}`,
-    ].join('\n'),
+    ...(pay
+      ? [
+          [
+            `Please transfer ${formatNaira(pay.amount)} to:`,
+            `Bank: ${pay.bankName}`,
+            `Account name: ${pay.accountName}`,
+            `Account number: ${pay.accountNumber}`,
+            `Reference: ${order.number}`,
+          ].join('\n'),
+          ...(pay.ownAccount
+            ? [
+                `This account is for this order only: we see your transfer the moment it lands and confirm it ourselves${
+                  pay.takesPaymentUntil ? `. It takes payment until ${formatLagosTime(pay.takesPaymentUntil)} (Lagos time)` : ''
+                }.`,
+              ]
+            : []),
+        ]
+      : []),
     `Follow your order at ${trackUrl(siteUrl, order)} with this e-mail address.`,
     'GTS Electronics',
   ]);

@@ -105,12 +105,12 @@ export async function changeOrderStatus(
   if (!move.ok) throw transitionRefused(move);
   const { set = {}, also } = options.with?.(move) ?? {};
   const transitionId = crypto.randomUUID();
-  const [lines, events] = await loadOrderLinesAndHistory(db, order.id);
+  const [lines, events, accounts] = await loadOrderLinesAndHistory(db, order.id);
   const expiresAt = holdEndsAt(move.to, config, now, order, events);
   const moved = { ...order, ...set, status: move.to, lastTransitionId: transitionId, ...(expiresAt ? { expiresAt } : {}) };
   // The order as the e-mail about this change shows it, its history included (an expiry can
   // tell whether the shopper had reported a transfer).
-  const view = toOrderView(moved, lines, [...events, { toStatus: move.to, createdAt: now }], config);
+  const view = toOrderView(moved, lines, [...events, { toStatus: move.to, createdAt: now }], config, accounts[0]);
   // An admin's cancel tells the shopper why; the shopper's own cancel needs no reason repeated.
   const email = statusChangeEmail(view, move.to, config.SITE_URL, actor === 'admin' ? { reason: note } : {});
   // Only query builders go in the batch: drizzle's D1 batch cannot bind the parameters of a
@@ -146,7 +146,10 @@ export async function changeOrderStatus(
         .where(won),
     ),
     queueEmailIfTransition(db, email, order.id, transitionId),
-    ...(move.releasesStock ? releaseStock(db, order.id, won) : []),
+    ...(move.releasesStock ? shiftStock(db, order.id, won, +1) : []),
+    // A late payment takes the units again: a unit gone since breaks the stock checks (>= 0) and
+    // the whole batch, the move with it (functions/payments/apply.ts then flags a refund).
+    ...(move.takesStock ? shiftStock(db, order.id, won, -1) : []),
     ...(also ? also(exists(db.select({ one: sql`1` }).from(orders).where(won))) : []),
   ]);
   const row = updated[0];
@@ -164,12 +167,13 @@ export async function changeOrderStatus(
 }
 
 /**
- * Gives an order's units back, in the batch of the move that wins (`won`): a variant's to
- * the variant (its trigger keeps the product's total), a product's without variants to it.
- * Units of a variant an admin has since removed, or of a product that has since been given
- * variants, go back to nothing: the product's stock must stay the sum of its variants'.
+ * Gives an order's units back (`sign` +1), or takes them again (-1), in the batch of the move
+ * that wins (`won`): a variant's to the variant (its trigger keeps the product's total), a
+ * product's without variants to it. Units of a variant an admin has since removed, or of a
+ * product that has since been given variants, go back to nothing: the product's stock must stay
+ * the sum of its variants' (a late payment checks its lines still exist before it moves).
  */
-function releaseStock(db: Db, orderId: string, won: SQL | undefined) {
+function shiftStock(db: Db, orderId: string, won: SQL | undefined, sign: 1 | -1) {
   const ordered = (where: SQL) =>
     sql`(SELECT SUM(${orderLines.quantity}) FROM ${orderLines} WHERE ${orderLines.orderId} = ${orderId} AND ${where})`;
   const variantLine = sql`${orderLines.productId} = ${productVariants.productId} AND ${orderLines.variantId} = ${productVariants.id}`;
@@ -178,7 +182,7 @@ function releaseStock(db: Db, orderId: string, won: SQL | undefined) {
   return [
     db
       .update(productVariants)
-      .set({ stock: sql`${productVariants.stock} + ${ordered(variantLine)}` })
+      .set({ stock: sql`${productVariants.stock} + ${sign} * ${ordered(variantLine)}` })
       .where(
         and(
           sql`(${productVariants.productId}, ${productVariants.id}) IN (SELECT ${orderLines.productId}, ${orderLines.variantId} FROM ${orderLines} WHERE ${orderLines.orderId} = ${orderId})`,
@@ -187,7 +191,7 @@ function releaseStock(db: Db, orderId: string, won: SQL | undefined) {
       ),
     db
       .update(products)
-      .set({ stock: sql`${products.stock} + ${ordered(productLine)}` })
+      .set({ stock: sql`${products.stock} + ${sign} * ${ordered(productLine)}` })
       .where(
         and(
           inArray(

@@ -10,14 +10,18 @@ import {
   orderEvents,
   orderLines,
   orders,
+  paymentAccounts,
   products,
   productVariants,
   type OrderLineRow,
   type OrderRow,
+  type PaymentAccountRow,
 } from '../platform/schema.ts';
 import { orderConfirmationEmail } from './messages.ts';
 import { queueEmail } from '../platform/outbox.ts';
-import { bankAccount, type Config } from '../env.ts';
+import type { Config } from '../env.ts';
+import { paymentProvider } from '../payments/providers.ts';
+import { ProviderError } from '../payments/provider.ts';
 import { newOrderNumber, orderAccessToken, sameDigest, sha256Hex } from '../platform/crypto.ts';
 import { ApiError } from '../platform/errors.ts';
 import { allowEmailTo } from '../platform/rate-limit.ts';
@@ -156,6 +160,7 @@ async function place(
     trackingNote: null,
     tradeInReference: credit?.reference ?? null,
     credit: creditAmount,
+    amountPaid: 0,
     createdAt: now,
     updatedAt: now,
   };
@@ -171,7 +176,10 @@ async function place(
     quantity: l.quantity,
     lineTotal: l.lineTotal,
   }));
-  const view = toOrderView(row, lineRows, [{ toStatus: row.status, createdAt: now }], config);
+  // With a payment provider, the order's own account (decision 025); without one, or when the
+  // provider cannot open one now, the shared account and a person's confirmation, as before.
+  const account = await openPaymentAccount(config, row, now);
+  const view = toOrderView(row, lineRows, [{ toStatus: row.status, createdAt: now }], config, account);
   // Whoever types an address can have the store e-mail it: past a few an hour, the order is
   // placed without its confirmation (the order page shows all of it).
   const confirm = await allowEmailTo(db, config, row.email, 'order', now);
@@ -192,7 +200,8 @@ async function place(
         actorUserId: userId,
         createdAt: now,
       }),
-      ...(confirm ? [queueEmail(db, orderConfirmationEmail(view, bankAccount(config), config.SITE_URL), id)] : []),
+      ...(account ? [db.insert(paymentAccounts).values(account)] : []),
+      ...(confirm ? [queueEmail(db, orderConfirmationEmail(view, config.SITE_URL), id)] : []),
       ...(credit?.statements(id) ?? []),
       // Last: counts this order's units with every other unpaid order's (functions/orders/limits.ts).
       ...guardUnpaidHolds(db, config, row, now),
@@ -237,6 +246,29 @@ async function place(
     throw err;
   }
   return { order: view, accessToken, created: true };
+}
+
+/**
+ * The account the payment provider opens for the order, taking its transfer until the order's
+ * hold ends; undefined without a provider, or when it fails (the order is placed all the same,
+ * with the shared account: a provider's outage must not stop a sale).
+ */
+async function openPaymentAccount(config: Config, order: OrderRow, now: Date): Promise<PaymentAccountRow | undefined> {
+  const provider = paymentProvider(config);
+  if (!provider) return undefined;
+  try {
+    const opened = await provider.openAccount({
+      number: order.number,
+      total: order.total,
+      email: order.email,
+      expiresAt: order.expiresAt,
+    });
+    return { orderId: order.id, provider: provider.id, ...opened, createdAt: now, updatedAt: now };
+  } catch (err) {
+    if (!(err instanceof ProviderError)) throw err;
+    console.warn(`payments: no account of its own for order ${order.number}, the shared account instead: ${err.message}`);
+    return undefined;
+  }
 }
 
 /**

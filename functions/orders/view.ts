@@ -2,19 +2,26 @@ import { asc, inArray } from 'drizzle-orm';
 import { awaitsPayment, showsPaymentDetails } from '../../src/features/orders/order-status.ts';
 import type { OrderView } from '../../src/features/orders/order-view.ts';
 import type { Db } from '../platform/db.ts';
-import { orderEvents, orderLines, type OrderLineRow, type OrderRow } from '../platform/schema.ts';
+import {
+  orderEvents,
+  orderLines,
+  paymentAccounts,
+  type OrderLineRow,
+  type OrderRow,
+  type PaymentAccountRow,
+} from '../platform/schema.ts';
 import { bankAccount, type Config } from '../env.ts';
 
 /** An order as the API answers with it (src/features/orders/order-view.ts): its row, lines and history. */
 export async function loadOrderView(db: Db, config: Config, order: OrderRow): Promise<OrderView> {
-  const [lines, events] = await loadOrderLinesAndHistory(db, order.id);
-  return toOrderView(order, lines, events, config);
+  const [lines, events, accounts] = await loadOrderLinesAndHistory(db, order.id);
+  return toOrderView(order, lines, events, config, accounts[0]);
 }
 
 /** Orders as the API answers with them (a signed-in shopper's list), their lines and histories in one round trip. */
 export async function loadOrderViews(db: Db, config: Config, rows: readonly OrderRow[]): Promise<OrderView[]> {
   if (!rows.length) return [];
-  const [lines, events] = await loadOrderLinesAndHistory(
+  const [lines, events, accounts] = await loadOrderLinesAndHistory(
     db,
     rows.map((r) => r.id),
   );
@@ -24,11 +31,15 @@ export async function loadOrderViews(db: Db, config: Config, rows: readonly Orde
       lines.filter((l) => l.orderId === row.id),
       events.filter((e) => e.orderId === row.id),
       config,
+      accounts.find((a) => a.orderId === row.id),
     ),
   );
 }
 
-/** Orders' lines and status histories, each oldest first, in one round trip: the one history query. */
+/**
+ * Orders' lines and status histories, each oldest first, and the accounts a payment provider
+ * opened for them (functions/payments/), in one round trip: the one history query.
+ */
 export function loadOrderLinesAndHistory(db: Db, orderIds: string | readonly string[]) {
   const ids = typeof orderIds === 'string' ? [orderIds] : [...orderIds];
   return db.batch([
@@ -38,6 +49,7 @@ export function loadOrderLinesAndHistory(db: Db, orderIds: string | readonly str
       .from(orderEvents)
       .where(inArray(orderEvents.orderId, ids))
       .orderBy(asc(orderEvents.id)),
+    db.select().from(paymentAccounts).where(inArray(paymentAccounts.orderId, ids)),
   ]);
 }
 
@@ -46,7 +58,12 @@ export function toOrderView(
   lines: readonly OrderLineRow[],
   events: readonly { toStatus: OrderRow['status']; createdAt: Date }[],
   config: Config,
+  /** The account a payment provider opened for this order, if it has one (else the store's shared account). */
+  account?: PaymentAccountRow,
 ): OrderView {
+  const payTo = account
+    ? { bankName: account.bankName, accountName: account.accountName, accountNumber: account.accountNumber }
+    : bankAccount(config);
   return {
     number: order.number,
     status: order.status,
@@ -70,7 +87,16 @@ export function toOrderView(
     total: order.total,
     // Also after a report: the shopper may need to check where they sent the money.
     payment: showsPaymentDetails(order.status)
-      ? { ...bankAccount(config), amount: order.total, reference: order.number, due: awaitsPayment(order.status) }
+      ? {
+          ...payTo,
+          // What is left to transfer: the total, less what the provider says arrived (a part payment).
+          amount: Math.max(0, order.total - order.amountPaid),
+          reference: order.number,
+          due: awaitsPayment(order.status),
+          ownAccount: Boolean(account),
+          received: order.amountPaid,
+          takesPaymentUntil: account?.expiresAt?.toISOString() ?? null,
+        }
       : null,
     history: events.map((e) => ({ status: e.toStatus, at: e.createdAt.toISOString() })),
     shipment: shipmentOf(order),

@@ -5,6 +5,7 @@ import { DELIVERY_METHODS } from '../../src/features/orders/delivery.ts';
 import { ORDER_ACTORS, ORDER_STATUSES } from '../../src/features/orders/order-status.ts';
 import { BATTERY_HEALTH } from '../../src/features/trade-ins/trade-in.ts';
 import { TRADE_IN_ACTORS, TRADE_IN_STATUSES } from '../../src/features/trade-ins/trade-in-status.ts';
+import { PAYMENT_OUTCOMES, PAYMENT_PROVIDERS } from '../../src/features/orders/payments.ts';
 
 /**
  * The D1 schema: the single source for the tables, the generated migrations in
@@ -243,6 +244,12 @@ export const orders = sqliteTable(
      */
     tradeInReference: text('trade_in_reference'),
     credit: integer('credit_kobo').notNull().default(0),
+    /**
+     * What the payment provider says arrived for the order (the sum of its provider_payments
+     * matched to it), kept in the batch that records each payment, so a payment is counted once
+     * (functions/payments/apply.ts). 0 without a provider, or before the money lands.
+     */
+    amountPaid: integer('amount_paid_kobo').notNull().default(0),
     ...timestamps,
   },
   (t) => [
@@ -480,7 +487,7 @@ export const reviews = sqliteTable(
 export type UserRow = typeof users.$inferSelect;
 export type ReviewRow = typeof reviews.$inferSelect;
 
-export const AUDIT_ENTITIES = ['product', 'order', 'subscriber', 'trade_in'] as const;
+export const AUDIT_ENTITIES = ['product', 'order', 'subscriber', 'trade_in', 'payment'] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 
 /**
@@ -596,3 +603,71 @@ export const tradeInEvents = sqliteTable(
 
 export type TradeInRow = typeof tradeIns.$inferSelect;
 export type TradeInPhotoRow = typeof tradeInPhotos.$inferSelect;
+
+/**
+ * The bank account a payment provider opened for one order (functions/payments/): shown on the
+ * payment step, /track and the e-mails instead of the store's shared account, and how a
+ * transfer the provider reports is matched to its order.
+ */
+export const paymentAccounts = sqliteTable(
+  'payment_accounts',
+  {
+    orderId: text('order_id')
+      .primaryKey()
+      .references(() => orders.id),
+    provider: text('provider', { enum: PAYMENT_PROVIDERS }).notNull(),
+    bankName: text('bank_name').notNull(),
+    accountName: text('account_name').notNull(),
+    accountNumber: text('account_number').notNull(),
+    /** The provider's reference for the charge (ours: the order's number). */
+    reference: text('reference').notNull(),
+    /** Until when the account takes payment (the order's hold); null: for as long as the provider keeps it. */
+    expiresAt: integer('expires_at', { mode: 'timestamp' }),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('payment_accounts_number_idx').on(t.provider, t.accountNumber),
+    index('payment_accounts_reference_idx').on(t.provider, t.reference),
+  ],
+);
+
+/**
+ * Every payment a provider reported (webhook or reconciliation), once: `(provider, event_id)` is
+ * unique, so a redelivered event changes nothing. `outcome` says what it did to its order
+ * (functions/payments/apply.ts); `refund` is the part of it owed back to the shopper.
+ */
+export const providerPayments = sqliteTable(
+  'provider_payments',
+  {
+    id: text('id').primaryKey(),
+    provider: text('provider', { enum: PAYMENT_PROVIDERS }).notNull(),
+    /** The provider's id for the payment (Paystack: the transaction id). */
+    eventId: text('event_id').notNull(),
+    /** Null: no order matched (an unknown account or reference): kept for the admin. */
+    orderId: text('order_id').references(() => orders.id),
+    accountNumber: text('account_number'),
+    reference: text('reference'),
+    amount: integer('amount_kobo').notNull(),
+    paidAt: integer('paid_at', { mode: 'timestamp' }).notNull(),
+    /** How it arrived: the provider's webhook or the reconciliation job. */
+    via: text('via', { enum: ['webhook', 'reconciliation'] }).notNull(),
+    outcome: text('outcome', { enum: PAYMENT_OUTCOMES }).notNull(),
+    refund: integer('refund_kobo').notNull().default(0),
+    /**
+     * When an admin dealt with a payment that needed one (attached an unmatched payment to its
+     * order, or sent the refund): who, when and what they wrote. Null while it waits.
+     */
+    resolvedAt: integer('resolved_at', { mode: 'timestamp' }),
+    resolvedBy: text('resolved_by'),
+    resolution: text('resolution'),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('provider_payments_event_idx').on(t.provider, t.eventId),
+    index('provider_payments_order_idx').on(t.orderId),
+    // The admin's list of payments waiting for a person, newest first.
+    index('provider_payments_waiting_idx').on(t.resolvedAt, t.createdAt),
+  ],
+);
+export type ProviderPaymentRow = typeof providerPayments.$inferSelect;
+export type PaymentAccountRow = typeof paymentAccounts.$inferSelect;

@@ -7,6 +7,7 @@ import { Browser, newEmail } from './account-helpers.ts';
 import { submitted, tradeInFields } from './trade-in-helpers.ts';
 import { signedInAdmin, signedInCustomer } from './admin-helpers.ts';
 import { PS5, placeOrder } from './orders-helpers.ts';
+import { unmatchedPayment } from './payment-helpers.ts';
 
 /**
  * Who may call the admin API, route by route. The routes come from the router itself
@@ -108,6 +109,15 @@ const VALID: Record<string, (admin: Browser) => Promise<Request>> = {
     const { version } = (await (await admin.get(`/admin/trade-ins/${reference}`)).json()) as { version: string };
     return { params: { reference }, body: { version, move: 'contact', note: 'Called' } };
   },
+  [key(adminApi.payments)]: async () => ({}),
+  [key(adminApi.attachPayment)]: async () => ({
+    params: { id: await unmatchedPayment() },
+    body: { orderNumber: (await placeOrder()).order.number, note: 'Paid into the wrong account' },
+  }),
+  [key(adminApi.resolvePayment)]: async () => ({
+    params: { id: await unmatchedPayment() },
+    body: { note: 'Refunded by transfer, reference RF-1' },
+  }),
   [key(adminApi.subscribers)]: async () => ({}),
   [key(adminApi.exportSubscribers)]: async () => ({}),
   [key(adminApi.removeSubscriber)]: async () => {

@@ -255,6 +255,9 @@ describe('a reported order still shows where the money went', () => {
       amount: order.total,
       reference: order.number,
       due: false,
+      ownAccount: false,
+      received: 0,
+      takesPaymentUntil: null,
     };
     expect(reported.payment).toEqual(expected);
     const { order: found } = await (

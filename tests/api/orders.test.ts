@@ -112,6 +112,10 @@ describe('POST /api/orders: prices come from D1', () => {
       amount: order.total,
       reference: order.number,
       due: true,
+      // No payment provider here: the shared account, confirmed by a person (tests/api/payments.test.ts has the rest).
+      ownAccount: false,
+      received: 0,
+      takesPaymentUntil: null,
     });
   });
 });

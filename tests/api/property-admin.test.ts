@@ -8,6 +8,7 @@ import { signedInAdmin } from './admin-helpers.ts';
 import { attemptHolds, everyAnswerHolds, MUTATING, key, runOptions } from './hostile.ts';
 import { PS5, placeOrder, setStock } from './orders-helpers.ts';
 import { PNG, submitted } from './trade-in-helpers.ts';
+import { unmatchedPayment } from './payment-helpers.ts';
 
 /**
  * The admin's writes under random and hostile requests from a signed-in admin (a guest's and
@@ -74,6 +75,8 @@ describe('hostile requests to the admin’s writes', () => {
       adminApi.uploadImage,
       adminApi.moveTradeIn,
       adminApi.removeSubscriber,
+      adminApi.attachPayment,
+      adminApi.resolvePayment,
     ].map(key);
     expect(
       MUTATING.filter((e) => e.path.startsWith('/api/admin/'))
@@ -187,6 +190,25 @@ describe('hostile requests to the admin’s writes', () => {
         const { version } = (await (await admin.get(`/admin/trade-ins/${reference}`)).json()) as { version: string };
         return { params: { reference }, body: { version, move: 'offer', offerNaira: 250_000, note: 'Good condition' } };
       },
+      15,
+    ));
+
+  it('POST /api/admin/payments/:id/attach', () =>
+    everyAnswerHolds(
+      adminApi.attachPayment,
+      asAdmin,
+      async () => ({
+        params: { id: await unmatchedPayment() },
+        body: { orderNumber: (await placeOrder()).order.number, note: 'Named the order in the narration' },
+      }),
+      15,
+    ));
+
+  it('POST /api/admin/payments/:id/resolve', () =>
+    everyAnswerHolds(
+      adminApi.resolvePayment,
+      asAdmin,
+      async () => ({ params: { id: await unmatchedPayment() }, body: { note: 'Refunded by transfer' } }),
       15,
     ));
 

@@ -20,6 +20,8 @@ import {
 } from './hostile.ts';
 import { customer, line, newKey, orderRequest, PS5, placeOrder, setStock } from './orders-helpers.ts';
 import { JPEG, PNG, SWAP_PS5, submitted, tradeInFields, WEBP } from './trade-in-helpers.ts';
+import { paymentApi } from '../../src/features/payments/payment-api.ts';
+import { chargeSuccess, sign } from './payment-helpers.ts';
 
 /**
  * The shop's own endpoints (orders, newsletter, install offer, trade-ins) under random and
@@ -83,11 +85,24 @@ describe('hostile requests to the shop’s endpoints', () => {
         tradeInApi.lookup,
         tradeInApi.respond,
         tradeInApi.order,
+        paymentApi.webhook,
       ]
         .map(key)
         .sort(),
     );
   });
+
+  it('POST /api/payments/webhook/:provider (signed by the stand-in provider; any change breaks the signature)', () =>
+    everyAnswerHolds(
+      paymentApi.webhook,
+      // The provider's side: the offline stand-in of Paystack configured, from Paystack's address.
+      () => new Browser(ORIGIN, { PAYMENTS_STANDIN: 'true' }, '52.31.139.75'),
+      async () => {
+        const body = chargeSuccess('9000000008', 250_000);
+        return { params: { provider: 'paystack' }, body, headers: { 'x-paystack-signature': await sign(JSON.stringify(body)) } };
+      },
+      20,
+    ));
 
   it('POST /api/orders (place)', () => everyAnswerHolds(orderApi.place, guest, () => ({ body: orderRequest() })));
 

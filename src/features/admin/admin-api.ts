@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { endpoint } from '../../lib/api-contract.ts';
 import { adminProductApi } from '../catalogue/admin/admin-product-api.ts';
 import { adminSubscriberApi } from '../newsletter/admin/admin-subscriber-api.ts';
+import { adminPaymentApi } from '../payments/admin/admin-payment-api.ts';
 import { adminOrderApi, adminOrderSummarySchema } from '../orders/admin/admin-order-api.ts';
 import { adminTradeInApi } from '../trade-ins/admin/admin-trade-in-api.ts';
 import { count, instant, kobo } from './admin-contract.ts';
@@ -16,6 +17,8 @@ export const dashboardSchema = z.object({
   generatedAt: instant,
   /** Transfers shoppers reported and nobody confirmed yet, oldest first. */
   reportedPayments: z.array(adminOrderSummarySchema),
+  /** Payments the provider reported that wait for a person (unmatched, owed back): /admin's payments list. Absent before payments existed. */
+  paymentsWaiting: count.optional(),
   /** Unpaid orders whose hold ends within the next 12 hours, soonest first. */
   expiringSoon: z.array(adminOrderSummarySchema),
   /** Products and variants on sale at or below LOW_STOCK_THRESHOLD units, fewest first. */
@@ -40,4 +43,5 @@ export const adminApi = {
   ...adminProductApi,
   ...adminTradeInApi,
   ...adminSubscriberApi,
+  ...adminPaymentApi,
 };

@@ -15,11 +15,12 @@ import {
 /**
  * The specification of the order life cycle (docs/architecture.md, decisions 005 and 007),
  * written out here and not derived from the code: the statuses, events and actors, and for
- * every status × event the outcome when the customer, an admin and the system ask for it.
+ * every status × event the outcome when the customer, an admin, the system and the payment
+ * provider (its signed webhook) ask for it.
  */
 const STATUSES = ['awaiting_payment', 'payment_reported', 'paid', 'shipped', 'delivered', 'cancelled', 'expired'] as const;
-const EVENTS = ['report_payment', 'confirm_payment', 'ship', 'deliver', 'cancel', 'expire'] as const;
-const ACTORS = ['customer', 'admin', 'system'] as const;
+const EVENTS = ['report_payment', 'confirm_payment', 'ship', 'deliver', 'cancel', 'expire', 'accept_late_payment'] as const;
+const ACTORS = ['customer', 'admin', 'system', 'provider'] as const;
 
 /** What a move leads to: the new status, 'illegal' (409: not from here) or 'forbidden' (403: not by this actor). */
 type Outcome = (typeof STATUSES)[number] | 'illegal' | 'forbidden';
@@ -28,66 +29,75 @@ const F = 'forbidden';
 
 const EXPECTED: Record<
   (typeof STATUSES)[number],
-  Record<(typeof EVENTS)[number], [customer: Outcome, admin: Outcome, system: Outcome]>
+  Record<(typeof EVENTS)[number], [customer: Outcome, admin: Outcome, system: Outcome, provider: Outcome]>
 > = {
   awaiting_payment: {
-    report_payment: ['payment_reported', F, F],
+    // The provider confirms only what its signed webhook says arrived (functions/payments/).
+    report_payment: ['payment_reported', F, F, F],
     // An admin may confirm a transfer seen before the shopper reported it.
-    confirm_payment: [F, 'paid', F],
-    ship: [F, X, F],
-    deliver: [F, X, F],
-    cancel: ['cancelled', 'cancelled', F],
-    expire: [F, F, 'expired'],
+    confirm_payment: [F, 'paid', F, 'paid'],
+    ship: [F, X, F, F],
+    deliver: [F, X, F, F],
+    cancel: ['cancelled', 'cancelled', F, F],
+    expire: [F, F, 'expired', F],
+    accept_late_payment: [F, F, F, X],
   },
   payment_reported: {
-    report_payment: [X, F, F],
-    confirm_payment: [F, 'paid', F],
-    ship: [F, X, F],
-    deliver: [F, X, F],
+    report_payment: [X, F, F, F],
+    confirm_payment: [F, 'paid', F, 'paid'],
+    ship: [F, X, F, F],
+    deliver: [F, X, F, F],
     // Once a transfer is reported, only a person who checked the bank statement drops the order.
-    cancel: [F, 'cancelled', F],
+    cancel: [F, 'cancelled', F, F],
     // Decision 007, amended: a report nobody confirms within PAYMENT_REPORT_HOLD_HOURS expires too.
-    expire: [F, F, 'expired'],
+    expire: [F, F, 'expired', F],
+    accept_late_payment: [F, F, F, X],
   },
   paid: {
-    report_payment: [X, F, F],
-    confirm_payment: [F, X, F],
-    ship: [F, 'shipped', F],
-    deliver: [F, X, F],
-    cancel: [F, 'cancelled', F],
-    expire: [F, F, X],
+    report_payment: [X, F, F, F],
+    confirm_payment: [F, X, F, X],
+    ship: [F, 'shipped', F, F],
+    deliver: [F, X, F, F],
+    cancel: [F, 'cancelled', F, F],
+    expire: [F, F, X, F],
+    accept_late_payment: [F, F, F, X],
   },
   shipped: {
-    report_payment: [X, F, F],
-    confirm_payment: [F, X, F],
-    ship: [F, X, F],
-    deliver: [F, 'delivered', F],
-    cancel: [F, X, F],
-    expire: [F, F, X],
+    report_payment: [X, F, F, F],
+    confirm_payment: [F, X, F, X],
+    ship: [F, X, F, F],
+    deliver: [F, 'delivered', F, F],
+    cancel: [F, X, F, F],
+    expire: [F, F, X, F],
+    accept_late_payment: [F, F, F, X],
   },
   delivered: {
-    report_payment: [X, F, F],
-    confirm_payment: [F, X, F],
-    ship: [F, X, F],
-    deliver: [F, X, F],
-    cancel: [F, X, F],
-    expire: [F, F, X],
+    report_payment: [X, F, F, F],
+    confirm_payment: [F, X, F, X],
+    ship: [F, X, F, F],
+    deliver: [F, X, F, F],
+    cancel: [F, X, F, F],
+    expire: [F, F, X, F],
+    accept_late_payment: [F, F, F, X],
   },
   cancelled: {
-    report_payment: [X, F, F],
-    confirm_payment: [F, X, F],
-    ship: [F, X, F],
-    deliver: [F, X, F],
-    cancel: [F, X, F],
-    expire: [F, F, X],
+    report_payment: [X, F, F, F],
+    confirm_payment: [F, X, F, X],
+    ship: [F, X, F, F],
+    deliver: [F, X, F, F],
+    cancel: [F, X, F, F],
+    expire: [F, F, X, F],
+    accept_late_payment: [F, F, F, X],
   },
   expired: {
-    report_payment: [X, F, F],
-    confirm_payment: [F, X, F],
-    ship: [F, X, F],
-    deliver: [F, X, F],
-    cancel: [F, X, F],
-    expire: [F, F, X],
+    // Money that lands after the expiry: paid if the stock can be taken again (the move's batch).
+    report_payment: [X, F, F, F],
+    confirm_payment: [F, X, F, X],
+    ship: [F, X, F, F],
+    deliver: [F, X, F, F],
+    cancel: [F, X, F, F],
+    expire: [F, F, X, F],
+    accept_late_payment: [F, F, F, 'paid'],
   },
 };
 
@@ -105,7 +115,7 @@ describe('nextStatus', () => {
     expect([...ORDER_STATUSES]).toEqual([...STATUSES]);
     expect([...ORDER_EVENTS]).toEqual([...EVENTS]);
     expect([...ORDER_ACTORS]).toEqual([...ACTORS]);
-    expect(cases).toHaveLength(7 * 6 * 3);
+    expect(cases).toHaveLength(7 * 7 * 4);
   });
 
   it.each(cases)('%s + %s by %s → %s', (from, event, actor, outcome) => {
@@ -113,7 +123,13 @@ describe('nextStatus', () => {
     if (outcome === X || outcome === F) {
       expect(move).toEqual({ ok: false, reason: outcome === X ? 'illegal' : 'not_allowed', message: expect.any(String) });
     } else {
-      expect(move).toEqual({ ok: true, from, to: outcome, releasesStock: RELEASES_STOCK.includes(outcome) });
+      expect(move).toEqual({
+        ok: true,
+        from,
+        to: outcome,
+        releasesStock: RELEASES_STOCK.includes(outcome),
+        takesStock: RELEASES_STOCK.includes(from) && !RELEASES_STOCK.includes(outcome),
+      });
     }
   });
 

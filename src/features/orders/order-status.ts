@@ -6,7 +6,11 @@
  *   awaiting_payment ──report_payment──▶ payment_reported ──confirm_payment──▶ paid ──ship──▶ shipped ──deliver──▶ delivered
  *          │  └────────────confirm_payment (transfer seen before the shopper reported it)────────▶ paid
  *          ├──expire (unpaid past its hold time)──▶ expired ◀──expire (report not confirmed within its hold)── payment_reported
+ *          │                                          └──accept_late_payment (the provider saw the money; stock taken again)──▶ paid
  *          └──cancel (from any state before shipped)──▶ cancelled
+ *
+ * confirm_payment is an admin's (who read the statement) or the payment provider's (its signed
+ * webhook says the full amount arrived in the order's own account: functions/payments/).
  */
 export const ORDER_STATUSES = [
   'awaiting_payment',
@@ -19,11 +23,22 @@ export const ORDER_STATUSES = [
 ] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
-export const ORDER_EVENTS = ['report_payment', 'confirm_payment', 'ship', 'deliver', 'cancel', 'expire'] as const;
+export const ORDER_EVENTS = [
+  'report_payment',
+  'confirm_payment',
+  'ship',
+  'deliver',
+  'cancel',
+  'expire',
+  'accept_late_payment',
+] as const;
 export type OrderEvent = (typeof ORDER_EVENTS)[number];
 
-/** Who asks for a move: the shopper holding the order, a store admin, or the Worker itself. */
-export const ORDER_ACTORS = ['customer', 'admin', 'system'] as const;
+/**
+ * Who asks for a move: the shopper holding the order, a store admin, the Worker itself (the
+ * clock), or the payment provider (its signed webhook or the reconciliation job).
+ */
+export const ORDER_ACTORS = ['customer', 'admin', 'system', 'provider'] as const;
 export type OrderActor = (typeof ORDER_ACTORS)[number];
 
 interface Move {
@@ -34,7 +49,7 @@ interface Move {
 
 const MOVES: Record<OrderEvent, Move> = {
   report_payment: { from: ['awaiting_payment'], to: 'payment_reported', by: ['customer'] },
-  confirm_payment: { from: ['awaiting_payment', 'payment_reported'], to: 'paid', by: ['admin'] },
+  confirm_payment: { from: ['awaiting_payment', 'payment_reported'], to: 'paid', by: ['admin', 'provider'] },
   ship: { from: ['paid'], to: 'shipped', by: ['admin'] },
   deliver: { from: ['shipped'], to: 'delivered', by: ['admin'] },
   cancel: { from: ['awaiting_payment', 'payment_reported', 'paid'], to: 'cancelled', by: ['admin', 'customer'] },
@@ -42,13 +57,24 @@ const MOVES: Record<OrderEvent, Move> = {
   // PAYMENT_REPORT_HOLD_HOURS expires too, or a report with no money behind it would hold the
   // stock for good (docs/decisions/007-what-expires.md, amended).
   expire: { from: ['awaiting_payment', 'payment_reported'], to: 'expired', by: ['system'] },
+  // The full amount arrived after the order expired: paid, if its stock can be taken again (the
+  // move's batch takes it; functions/payments/apply.ts), else the money is flagged for a refund.
+  accept_late_payment: { from: ['expired'], to: 'paid', by: ['provider'] },
 };
 
 /** A customer may only cancel an order they have not yet reported paying for. */
 const CUSTOMER_CANCELLABLE: readonly OrderStatus[] = ['awaiting_payment'];
 
 export type Transition =
-  | { ok: true; from: OrderStatus; to: OrderStatus; releasesStock: boolean }
+  | {
+      ok: true;
+      from: OrderStatus;
+      to: OrderStatus;
+      /** The order's units go back on sale (cancelled, expired). */
+      releasesStock: boolean;
+      /** The order's units are taken again (a late payment for an expired order). */
+      takesStock: boolean;
+    }
   | { ok: false; reason: 'not_allowed' | 'illegal'; message: string };
 
 export function nextStatus(from: OrderStatus, event: OrderEvent, actor: OrderActor): Transition {
@@ -63,7 +89,13 @@ export function nextStatus(from: OrderStatus, event: OrderEvent, actor: OrderAct
   if (!move.from.includes(from)) {
     return { ok: false, reason: 'illegal', message: `An order that is ${statusText(from)} cannot be ${PAST[event]}.` };
   }
-  return { ok: true, from, to: move.to, releasesStock: isClosedWithoutSale(move.to) };
+  return {
+    ok: true,
+    from,
+    to: move.to,
+    releasesStock: isClosedWithoutSale(move.to),
+    takesStock: isClosedWithoutSale(from) && !isClosedWithoutSale(move.to),
+  };
 }
 
 /** States in which the shopper still owes the transfer (bank details are shown). */
@@ -135,6 +167,7 @@ const VERB: Record<OrderEvent, string> = {
   deliver: 'deliver',
   cancel: 'cancel',
   expire: 'expire',
+  accept_late_payment: 'accept a late payment for',
 };
 
 const PAST: Record<OrderEvent, string> = {
@@ -144,4 +177,5 @@ const PAST: Record<OrderEvent, string> = {
   deliver: 'delivered',
   cancel: 'cancelled',
   expire: 'expired',
+  accept_late_payment: 'paid late',
 };

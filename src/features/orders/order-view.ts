@@ -73,6 +73,16 @@ export const orderViewSchema = z.object({
       reference: z.string(),
       /** True while the transfer is still owed; false once the shopper reported it. */
       due: z.boolean(),
+      /**
+       * The account is this order's own, opened by the payment provider: the transfer confirms
+       * itself when it lands (functions/payments/). False or absent: the store's shared account,
+       * confirmed by a person.
+       */
+      ownAccount: z.boolean().optional(),
+      /** What the provider says arrived so far (a part payment); `amount` is what is left. */
+      received: kobo.optional(),
+      /** Until when the order's own account takes the transfer (null: no limit given). */
+      takesPaymentUntil: z.iso.datetime().nullable().optional(),
     }),
   ),
   history: z.array(z.object({ status: z.enum(ORDER_STATUSES), at: z.iso.datetime() })),

@@ -3,6 +3,7 @@ import { endpoint } from '../../../lib/api-contract.ts';
 import { auditEntrySchema, count, instant, kobo, page, paging, search, version } from '../../admin/admin-contract.ts';
 import { DELIVERY_METHODS } from '../delivery.ts';
 import { ORDER_ACTORS, ORDER_STATUSES } from '../order-status.ts';
+import { PAYMENT_OUTCOMES } from '../payments.ts';
 import { orderViewSchema } from '../order-view.ts';
 
 /**
@@ -56,6 +57,22 @@ export const adminOrderDetailSchema = z.object({
   overdue: z.boolean(),
   payment: z.object({ received: kobo, reference: z.string(), confirmedBy: z.string(), confirmedAt: instant }).nullable(),
   shipment: z.object({ carrier: z.string().nullable(), trackingNote: z.string().nullable() }).nullable(),
+  /**
+   * What the payment provider reported for this order (functions/payments/), oldest first: each
+   * transfer, what it did (paid, part, extra, late, refund) and what of it is owed back.
+   * Absent or empty without a provider.
+   */
+  providerPayments: z
+    .array(
+      z.object({
+        amount: kobo,
+        reference: z.string().nullable(),
+        paidAt: instant,
+        outcome: z.enum(PAYMENT_OUTCOMES),
+        refund: kobo,
+      }),
+    )
+    .optional(),
   /** Every status change: who (an admin's e-mail; null for the shopper or the Worker), when, and the note (a cancel's reason). */
   history: z.array(
     z.object({

@@ -1,0 +1,188 @@
+import { and, count, desc, eq, gt, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import { needsAdmin } from '../../src/features/orders/payments.ts';
+import {
+  ADMIN_PAYMENTS_PAGE_SIZE,
+  type AdminPayment,
+  type adminPaymentQuerySchema,
+  type attachPaymentSchema,
+  type resolvePaymentSchema,
+} from '../../src/features/payments/admin/admin-payment-api.ts';
+import type { Config } from '../env.ts';
+import { auditStatement } from '../platform/audit.ts';
+import type { Db } from '../platform/db.ts';
+import { ApiError } from '../platform/errors.ts';
+import { orders, providerPayments, type ProviderPaymentRow, type UserRow } from '../platform/schema.ts';
+import { judgePayment } from './apply.ts';
+
+type Admin = Pick<UserRow, 'id' | 'email'>;
+
+/** Payments that wait for a person: unmatched, owed back (in part), or left half-applied, and not dealt with. */
+const waitingFilter: SQL = and(
+  isNull(providerPayments.resolvedAt),
+  or(inArray(providerPayments.outcome, ['unmatched', 'pending']), gt(providerPayments.refund, 0)),
+) as SQL;
+
+function toAdminPayment(row: ProviderPaymentRow, orderNumber: string | null): AdminPayment {
+  return {
+    id: row.id,
+    provider: row.provider,
+    amount: row.amount,
+    reference: row.reference,
+    accountNumber: row.accountNumber,
+    paidAt: row.paidAt.toISOString(),
+    via: row.via,
+    outcome: row.outcome,
+    refund: row.refund,
+    orderNumber,
+    waiting: row.resolvedAt === null && needsAdmin(row),
+    resolvedAt: row.resolvedAt?.toISOString() ?? null,
+    resolvedBy: row.resolvedBy,
+    // Without the attach's claim mark (a nonce that tells its own batch it won).
+    resolution: row.resolution?.replace(CLAIM_MARK, '') ?? null,
+  };
+}
+
+const CLAIM_MARK = / \[[0-9a-f-]{36}\]$/;
+
+/** How many payments wait for a person (the list's badge and the dashboard). */
+export async function paymentsWaiting(db: Db): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(providerPayments).where(waitingFilter);
+  return row?.n ?? 0;
+}
+
+export async function listPayments(db: Db, query: z.output<typeof adminPaymentQuerySchema>) {
+  const where = query.view === 'waiting' ? waitingFilter : undefined;
+  const [rows, [total], waiting] = await Promise.all([
+    db
+      .select({ payment: providerPayments, orderNumber: orders.number })
+      .from(providerPayments)
+      .leftJoin(orders, eq(orders.id, providerPayments.orderId))
+      .where(where)
+      .orderBy(desc(providerPayments.createdAt), desc(providerPayments.id))
+      .limit(ADMIN_PAYMENTS_PAGE_SIZE)
+      .offset((query.page - 1) * ADMIN_PAYMENTS_PAGE_SIZE),
+    db.select({ n: count() }).from(providerPayments).where(where),
+    paymentsWaiting(db),
+  ]);
+  return {
+    items: rows.map((r) => toAdminPayment(r.payment, r.orderNumber)),
+    page: query.page,
+    pageSize: ADMIN_PAYMENTS_PAGE_SIZE,
+    total: total?.n ?? 0,
+    waiting,
+  };
+}
+
+async function findPayment(db: Db, id: string) {
+  const [row] = await db
+    .select({ payment: providerPayments, orderNumber: orders.number })
+    .from(providerPayments)
+    .leftJoin(orders, eq(orders.id, providerPayments.orderId))
+    .where(eq(providerPayments.id, id))
+    .limit(1);
+  if (!row) throw new ApiError(404, 'payment_not_found', 'There is no such payment.');
+  return row;
+}
+
+const paymentChanged = () =>
+  new ApiError(409, 'payment_changed', 'Someone dealt with this payment while you looked at it. Reload the list.');
+
+/**
+ * An unmatched payment attached to the order it was for, by an admin: claimed with a
+ * compare-and-set (still unmatched, no order), counted into the order's amount paid and audited
+ * in the same batch, then judged as if it had arrived for that order just now (it may pay it).
+ */
+export async function attachPayment(
+  db: Db,
+  config: Config,
+  admin: Admin,
+  id: string,
+  body: z.output<typeof attachPaymentSchema>,
+  now = new Date(),
+): Promise<AdminPayment> {
+  const { payment } = await findPayment(db, id);
+  if (payment.outcome !== 'unmatched' || payment.orderId !== null || payment.resolvedAt !== null) {
+    throw new ApiError(409, 'payment_not_unmatched', 'Only a payment no order claims can be attached to an order.');
+  }
+  const [order] = await db.select().from(orders).where(eq(orders.number, body.orderNumber)).limit(1);
+  if (!order) {
+    throw new ApiError(400, 'invalid_request', 'The request is not valid: check orderNumber.', [
+      { field: 'orderNumber', message: `There is no order ${body.orderNumber}.` },
+    ]);
+  }
+  const claim = `attached to ${order.number}: ${body.note} [${crypto.randomUUID()}]`;
+  const resolvedAt = new Date(Math.floor(now.getTime() / 1000) * 1000);
+  const won = sql`EXISTS (SELECT 1 FROM ${providerPayments} WHERE ${providerPayments.id} = ${id} AND ${providerPayments.resolution} = ${claim})`;
+  const [, counted] = await db.batch([
+    db
+      .update(providerPayments)
+      .set({ orderId: order.id, outcome: 'pending', resolvedAt, resolvedBy: admin.email, resolution: claim })
+      .where(and(eq(providerPayments.id, id), eq(providerPayments.outcome, 'unmatched'), isNull(providerPayments.orderId))),
+    db
+      .update(orders)
+      .set({ amountPaid: sql`${orders.amountPaid} + ${payment.amount}` })
+      .where(and(eq(orders.id, order.id), won))
+      .returning(),
+    auditStatement(
+      db,
+      admin,
+      'payment',
+      id,
+      'attach',
+      { order: { from: null, to: order.number }, note: { from: null, to: body.note } },
+      won,
+    ),
+  ]);
+  if (!counted[0]) throw paymentChanged();
+  await judgePayment(
+    db,
+    config,
+    counted[0],
+    id,
+    {
+      eventId: payment.eventId,
+      reference: payment.reference,
+      accountNumber: payment.accountNumber,
+      amount: payment.amount,
+      paidAt: payment.paidAt,
+    },
+    now,
+  );
+  const after = await findPayment(db, id);
+  return toAdminPayment(after.payment, after.orderNumber);
+}
+
+/** A payment that waited, dealt with (the refund sent, or why nothing is owed): audited, once. */
+export async function resolvePayment(
+  db: Db,
+  admin: Admin,
+  id: string,
+  body: z.output<typeof resolvePaymentSchema>,
+  now = new Date(),
+): Promise<AdminPayment> {
+  const { payment } = await findPayment(db, id);
+  if (payment.resolvedAt !== null || !needsAdmin(payment)) {
+    throw new ApiError(409, 'payment_not_waiting', 'This payment does not wait for anyone: nothing to resolve.');
+  }
+  const resolvedAt = new Date(Math.floor(now.getTime() / 1000) * 1000);
+  const [updated] = await db.batch([
+    db
+      .update(providerPayments)
+      .set({ resolvedAt, resolvedBy: admin.email, resolution: body.note })
+      .where(and(eq(providerPayments.id, id), isNull(providerPayments.resolvedAt)))
+      .returning(),
+    auditStatement(
+      db,
+      admin,
+      'payment',
+      id,
+      'resolve',
+      { resolution: { from: null, to: body.note } },
+      sql`EXISTS (SELECT 1 FROM ${providerPayments} WHERE ${providerPayments.id} = ${id} AND ${providerPayments.resolvedBy} = ${admin.email} AND ${providerPayments.resolvedAt} = ${Math.floor(resolvedAt.getTime() / 1000)} AND ${providerPayments.resolution} = ${body.note})`,
+    ),
+  ]);
+  if (!updated[0]) throw paymentChanged();
+  const after = await findPayment(db, id);
+  return toAdminPayment(after.payment, after.orderNumber);
+}

@@ -1,0 +1,222 @@
+import { and, eq, inArray, or, sql } from 'drizzle-orm';
+import { formatNaira } from '../../src/lib/money.ts';
+import type { PaymentOutcome, PaymentProviderId } from '../../src/features/orders/payments.ts';
+import type { Config } from '../env.ts';
+import { changeOrderStatus, reloadOrder } from '../orders/move.ts';
+import { constraintViolation } from '../platform/constraint-errors.ts';
+import type { Db } from '../platform/db.ts';
+import { ApiError } from '../platform/errors.ts';
+import {
+  CHECKS,
+  orderLines,
+  orders,
+  paymentAccounts,
+  products,
+  productVariants,
+  providerPayments,
+  type OrderRow,
+} from '../platform/schema.ts';
+import type { ReportedPayment } from './provider.ts';
+
+/**
+ * A payment the provider reported (its webhook, or the reconciliation job), applied once
+ * (decision 025):
+ *  1. matched to its order by the account it was paid into, else by its reference;
+ *  2. recorded and added to the order's `amount_paid_kobo` in one batch, the addition guarded by
+ *     the record's own id, so of two deliveries of one event (unique `(provider, event_id)`)
+ *     only one counts, however they interleave;
+ *  3. judged against the order as it is now: the full amount on an unpaid order moves it to paid
+ *     (the state machine's confirm_payment by the provider, with the history row, the e-mail and
+ *     the outcome in the move's batch); short stays unpaid with what remains shown; over is paid
+ *     with the excess flagged for refund; after expiry it is paid if the stock can be taken
+ *     again, else flagged; an order already paid (by the provider: a second payment) is flagged.
+ *     A move lost to a concurrent one (an admin's confirmation, the expiry job) is judged again
+ *     against the order's new state.
+ */
+export interface AppliedPayment {
+  /** This event was recorded before: nothing changed. */
+  duplicate: boolean;
+  outcome: PaymentOutcome;
+  orderNumber: string | null;
+  refund: number;
+}
+
+/** The order a payment belongs to: its account's, else its reference's (our order number). */
+async function matchOrder(db: Db, provider: PaymentProviderId, payment: ReportedPayment): Promise<OrderRow | undefined> {
+  if (payment.accountNumber) {
+    const [byAccount] = await db
+      .select({ order: orders })
+      .from(paymentAccounts)
+      .innerJoin(orders, eq(orders.id, paymentAccounts.orderId))
+      .where(and(eq(paymentAccounts.provider, provider), eq(paymentAccounts.accountNumber, payment.accountNumber)))
+      .limit(1);
+    if (byAccount) return byAccount.order;
+  }
+  if (payment.reference) {
+    const [byReference] = await db
+      .select()
+      .from(orders)
+      .where(eq(orders.number, payment.reference.trim().toUpperCase()))
+      .limit(1);
+    if (byReference) return byReference;
+  }
+  return undefined;
+}
+
+export async function applyProviderPayment(
+  db: Db,
+  config: Config,
+  provider: PaymentProviderId,
+  payment: ReportedPayment,
+  via: 'webhook' | 'reconciliation',
+  now = new Date(),
+): Promise<AppliedPayment> {
+  const order = await matchOrder(db, provider, payment);
+  const id = crypto.randomUUID();
+  const record = {
+    id,
+    provider,
+    eventId: payment.eventId,
+    orderId: order?.id ?? null,
+    accountNumber: payment.accountNumber,
+    reference: payment.reference,
+    amount: payment.amount,
+    paidAt: payment.paidAt,
+    via,
+    outcome: order ? ('pending' as const) : ('unmatched' as const),
+  };
+  const inserted = db.insert(providerPayments).values(record).onConflictDoNothing();
+  if (!order) {
+    const [rows] = await db.batch([inserted.returning({ id: providerPayments.id })]);
+    return { duplicate: rows.length === 0, outcome: 'unmatched', orderNumber: null, refund: 0 };
+  }
+  // The record and the order's running total, in one batch; the addition only if this very
+  // record went in (a redelivery's insert does nothing, so neither does its addition).
+  const [rows, updated] = await db.batch([
+    inserted.returning({ id: providerPayments.id }),
+    db
+      .update(orders)
+      .set({ amountPaid: sql`${orders.amountPaid} + ${payment.amount}` })
+      .where(and(eq(orders.id, order.id), sql`EXISTS (SELECT 1 FROM ${providerPayments} WHERE ${providerPayments.id} = ${id})`))
+      .returning(),
+  ]);
+  if (rows.length === 0 || !updated[0]) {
+    return { duplicate: true, outcome: 'pending', orderNumber: order.number, refund: 0 };
+  }
+  const judged = await judgePayment(db, config, updated[0], id, payment, now);
+  return { duplicate: false, orderNumber: order.number, ...judged };
+}
+
+/**
+ * What a payment just counted into `order.amountPaid` does to the order (also for a payment an
+ * admin attaches: functions/payments/admin.ts); moves the order when it pays it.
+ */
+export function judgePayment(
+  db: Db,
+  config: Config,
+  order: OrderRow,
+  paymentId: string,
+  payment: ReportedPayment,
+  now: Date,
+): Promise<{ outcome: PaymentOutcome; refund: number }> {
+  return judge(db, config, order, paymentId, payment, order.amountPaid - payment.amount, now);
+}
+
+async function judge(
+  db: Db,
+  config: Config,
+  order: OrderRow,
+  paymentId: string,
+  payment: ReportedPayment,
+  paidBefore: number,
+  now: Date,
+  attempt = 0,
+): Promise<{ outcome: PaymentOutcome; refund: number }> {
+  const paidAfter = paidBefore + payment.amount;
+  const excess = Math.max(0, paidAfter - order.total);
+  const settle = async (outcome: PaymentOutcome, refund: number) => {
+    await db.update(providerPayments).set({ outcome, refund }).where(eq(providerPayments.id, paymentId));
+    return { outcome, refund };
+  };
+  const note = `${formatNaira(payment.amount, { compact: false })} received by transfer${
+    payment.reference ? ` (reference ${payment.reference})` : ''
+  }; ${formatNaira(paidAfter, { compact: false })} of ${formatNaira(order.total, { compact: false })} in all.`;
+
+  const move = async (event: 'confirm_payment' | 'accept_late_payment', outcome: PaymentOutcome) => {
+    try {
+      await changeOrderStatus(db, config, order, event, 'provider', {
+        now,
+        note,
+        // Judged on the order as read: a concurrent move (an admin's confirmation, the expiry
+        // job) wins or loses the compare-and-set, and a loss is judged again below.
+        expectedTransitionId: order.lastTransitionId,
+        with: () => ({
+          set: {
+            paymentReceived: paidAfter,
+            paymentReference: payment.reference ?? payment.eventId,
+            paymentConfirmedBy: null,
+            paymentConfirmedAt: new Date(Math.floor(now.getTime() / 1000) * 1000),
+          },
+          also: (won) => [
+            db
+              .update(providerPayments)
+              .set({ outcome, refund: excess })
+              .where(and(eq(providerPayments.id, paymentId), won)),
+          ],
+        }),
+      });
+      return { outcome, refund: excess };
+    } catch (err) {
+      if (event === 'accept_late_payment' && isStockShortage(err)) return settle('refund', payment.amount);
+      if (!(err instanceof ApiError) || err.code !== 'order_changed' || attempt > 3) throw err;
+      const current = await reloadOrder(db, order);
+      if (!current) throw err;
+      return judge(db, config, current, paymentId, payment, paidBefore, now, attempt + 1);
+    }
+  };
+
+  switch (order.status) {
+    case 'awaiting_payment':
+    case 'payment_reported':
+      return paidAfter >= order.total ? move('confirm_payment', 'paid') : settle('part', 0);
+    case 'paid':
+    case 'shipped':
+    case 'delivered':
+      // Paid already: by the provider's earlier payments (this one is extra), or by an admin who
+      // confirmed this transfer from the statement (it completes what the provider saw).
+      return paidBefore >= order.total ? settle('extra', payment.amount) : settle('paid', excess);
+    case 'expired':
+      if (paidAfter < order.total) return settle('refund', payment.amount);
+      return (await linesStillOnSale(db, order.id)) ? move('accept_late_payment', 'late') : settle('refund', payment.amount);
+    case 'cancelled':
+      return settle('refund', payment.amount);
+  }
+}
+
+/** Every line of the order still names a product on sale (and its variant, when it had one). */
+async function linesStillOnSale(db: Db, orderId: string): Promise<boolean> {
+  const lines = await db.select().from(orderLines).where(eq(orderLines.orderId, orderId));
+  if (lines.length === 0) return false;
+  const ids = [...new Set(lines.map((l) => l.productId))];
+  const [found, variants] = await Promise.all([
+    db.select({ id: products.id, active: products.active }).from(products).where(inArray(products.id, ids)),
+    db
+      .select({ productId: productVariants.productId, id: productVariants.id })
+      .from(productVariants)
+      .where(or(...ids.map((id) => eq(productVariants.productId, id)))),
+  ]);
+  return lines.every((line) => {
+    const product = found.find((p) => p.id === line.productId);
+    if (!product?.active) return false;
+    const productVariantIds = variants.filter((v) => v.productId === line.productId).map((v) => v.id);
+    return line.variantId === '' ? productVariantIds.length === 0 : productVariantIds.includes(line.variantId);
+  });
+}
+
+function isStockShortage(err: unknown): boolean {
+  const violation = constraintViolation(err);
+  return (
+    violation?.kind === 'check' &&
+    (violation.name === CHECKS.productsStockNotNegative || violation.name === CHECKS.variantsStockNotNegative)
+  );
+}

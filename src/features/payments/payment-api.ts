@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { endpoint } from '../../lib/api-contract.ts';
+import { PAYMENT_OUTCOMES, PAYMENT_PROVIDERS } from '../orders/payments.ts';
+
+/** What the store answers a provider's webhook delivery (providers read only the status). */
+export const webhookAnswerSchema = z.object({
+  received: z.literal(true),
+  /** Not a payment (another event): acknowledged, nothing done. */
+  ignored: z.boolean().optional(),
+  /** This payment was recorded before: nothing changed. */
+  duplicate: z.boolean().optional(),
+  outcome: z.enum(PAYMENT_OUTCOMES).optional(),
+});
+
+/** LOCAL RUNS AND TESTS ONLY: a transfer into the stand-in provider (functions/payments/paystack-standin.ts). */
+export const standinPaySchema = z
+  .object({
+    /** The order's own account number (shown at checkout), or… */
+    accountNumber: z
+      .string()
+      .regex(/^\d{10}$/, 'Must be a 10-digit account number')
+      .optional(),
+    /** …a reference (the order's number) for a payment into no known account. */
+    reference: z.string().trim().min(1).max(40).optional(),
+    amountKobo: z.number().int().positive().max(100_000_000_00),
+    /** false: recorded by the provider, but its webhook never arrives (what the reconciliation job finds). */
+    deliver: z.boolean().default(true),
+  })
+  .refine((b) => b.accountNumber || b.reference, { path: ['accountNumber'], message: 'Name an account number or a reference' });
+
+export const standinPayAnswerSchema = z.object({
+  transactionId: z.string(),
+  delivered: z.boolean(),
+  webhook: webhookAnswerSchema.nullable(),
+});
+
+export const paymentApi = {
+  /** A provider's signed webhook: `:provider` is one of PAYMENT_PROVIDERS. */
+  webhook: endpoint({ method: 'POST', path: '/api/payments/webhook/:provider', response: webhookAnswerSchema }),
+  standinPay: endpoint({
+    method: 'POST',
+    path: '/api/test/paystack/pay',
+    body: standinPaySchema,
+    response: standinPayAnswerSchema,
+  }),
+};
+
+export const providerParamSchema = z.object({ provider: z.enum(PAYMENT_PROVIDERS) });

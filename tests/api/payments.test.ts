@@ -1,0 +1,508 @@
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import { beforeAll, describe, expect, it } from 'vitest';
+import worker, { api } from '../../functions/index.ts';
+import { readConfig } from '../../functions/env.ts';
+import { reconcilePayments } from '../../functions/payments/reconcile.ts';
+import { openDb } from '../../functions/platform/db.ts';
+import { adminPaymentListSchema, adminPaymentSchema } from '../../src/features/payments/admin/admin-payment-api.ts';
+import { dashboardSchema } from '../../src/features/admin/admin-api.ts';
+import { adminOrderDetailSchema } from '../../src/features/orders/admin/admin-order-api.ts';
+import { orderViewSchema, placedOrderSchema, type PlacedOrder } from '../../src/features/orders/order-view.ts';
+import { standinPayAnswerSchema, webhookAnswerSchema } from '../../src/features/payments/payment-api.ts';
+import { signedInAdmin } from './admin-helpers.ts';
+import type { Browser } from './account-helpers.ts';
+import { postJson } from './client.ts';
+import { chargeSuccess as chargeSuccessEvent, sign, unmatchedPayment } from './payment-helpers.ts';
+import { emailsOf, eventsOf, line, makeOverdue, orderRequest, orderRow, setStock, stockOf } from './orders-helpers.ts';
+import { envWith } from './with-env.ts';
+
+/**
+ * Transfers that confirm themselves (decision 025): orders placed with a payment provider get
+ * their own account; the provider's signed webhook pays them. The provider here is the real
+ * Paystack adapter against the offline stand-in of its API (PAYMENTS_STANDIN), so the signed
+ * deliveries below are exactly what Paystack would send.
+ */
+const PAY_ENV = envWith({ PAYMENTS_STANDIN: 'true' });
+const PRODUCT = 'acer-nitro-v-15';
+
+async function call(path: string, init: RequestInit = {}, callEnv: Env = PAY_ENV) {
+  const ctx = createExecutionContext();
+  const response = await api.fetch(new Request(`http://localhost:8787/api${path}`, init), callEnv, ctx);
+  await waitOnExecutionContext(ctx);
+  return response;
+}
+
+async function placeWithProvider(quantity = 1): Promise<PlacedOrder> {
+  const response = await call('/orders', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: 'http://localhost:8787' },
+    body: JSON.stringify(orderRequest({ lines: [await line(PRODUCT, quantity)] })),
+  });
+  expect(response.status, await response.clone().text()).toBe(201);
+  return placedOrderSchema.parse(await response.json());
+}
+
+/** A transfer into the order's own account at the stand-in: it signs and delivers the webhook. */
+async function pay(accountNumber: string, amountKobo: number, deliver = true) {
+  const response = await call('/test/paystack/pay', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ accountNumber, amountKobo, deliver }),
+  });
+  expect(response.status, await response.clone().text()).toBe(200);
+  return standinPayAnswerSchema.parse(await response.json());
+}
+
+/** A signed-ready delivery body (tests/api/payment-helpers.ts), as the bytes Paystack sends. */
+const chargeSuccess = (accountNumber: string | null, amount: number, overrides: Record<string, unknown> = {}) =>
+  JSON.stringify(chargeSuccessEvent(accountNumber, amount, overrides));
+
+const webhook = (body: string, headers: Record<string, string>) =>
+  call('/payments/webhook/paystack', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+
+async function deliver(body: string) {
+  const response = await webhook(body, { 'x-paystack-signature': await sign(body) });
+  expect(response.status, await response.clone().text()).toBe(200);
+  return webhookAnswerSchema.parse(await response.json());
+}
+
+async function shopperView(placed: PlacedOrder) {
+  const response = await call(`/orders/${placed.order.number}`, { headers: { authorization: `Bearer ${placed.accessToken}` } });
+  expect(response.status).toBe(200);
+  return orderViewSchema.parse((await response.json<{ order: unknown }>()).order);
+}
+
+async function paymentsOf(number: string) {
+  const { results } = await env.DB.prepare(
+    `select outcome, amount_kobo as amount, refund_kobo as refund from provider_payments
+      where order_id = (select id from orders where number = ?) order by created_at, rowid`,
+  )
+    .bind(number)
+    .all<{ outcome: string; amount: number; refund: number }>();
+  return results;
+}
+
+const amountPaid = async (number: string) =>
+  (await env.DB.prepare('select amount_paid_kobo as n from orders where number = ?').bind(number).first<{ n: number }>())!.n;
+
+const countPayments = async () => (await env.DB.prepare('select count(*) as n from provider_payments').first<{ n: number }>())!.n;
+
+let admin: { browser: Browser };
+beforeAll(async () => {
+  admin = await signedInAdmin();
+  await setStock(PRODUCT, 200);
+});
+
+describe('an order with its own account', () => {
+  it('shows the order its own account, for as long as it holds the stock, in the answer and the e-mail', async () => {
+    const placed = await placeWithProvider();
+    const payment = placed.order.payment!;
+    expect(payment.ownAccount).toBe(true);
+    expect(payment.accountNumber).toMatch(/^\d{10}$/);
+    expect(payment.accountNumber).not.toBe('3081726354');
+    expect(payment.bankName).toBe('Wema Bank (stand-in)');
+    expect(payment.amount).toBe(placed.order.total);
+    expect(payment.received).toBe(0);
+    expect(payment.takesPaymentUntil).toBe(placed.order.expiresAt);
+    const [confirmation] = await emailsOf(placed.order.number);
+    expect(confirmation!.text).toContain(`Account number: ${payment.accountNumber}`);
+    expect(confirmation!.text).toContain('This account is for this order only');
+    // Another order, another account.
+    const other = await placeWithProvider();
+    expect(other.order.payment!.accountNumber).not.toBe(payment.accountNumber);
+  });
+
+  it('keeps the shared account when no provider is configured, and when the provider cannot be reached', async () => {
+    const plain = await postJson('/orders', orderRequest({ lines: [await line(PRODUCT)] }));
+    expect(plain.status).toBe(201);
+    const shared = placedOrderSchema.parse(await plain.json()).order.payment!;
+    expect(shared).toMatchObject({ accountNumber: '3081726354', ownAccount: false });
+
+    // A real Paystack key, and Paystack out of reach (a name that resolves nowhere): the sale goes through.
+    const down = envWith({ PAYSTACK_SECRET_KEY: 'sk_test_down', PAYSTACK_API_URL: 'https://api.paystack.invalid' });
+    const response = await call(
+      '/orders',
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: 'http://localhost:8787' },
+        body: JSON.stringify(orderRequest({ lines: [await line(PRODUCT)] })),
+      },
+      down,
+    );
+    expect(response.status).toBe(201);
+    expect(placedOrderSchema.parse(await response.json()).order.payment).toMatchObject({
+      accountNumber: '3081726354',
+      ownAccount: false,
+    });
+  });
+});
+
+describe('the signed webhook', () => {
+  it('pays the order when the full amount lands: status, history by the provider, e-mail, admin view', async () => {
+    const placed = await placeWithProvider();
+    const { accountNumber } = placed.order.payment!;
+    const answer = await pay(accountNumber, placed.order.total);
+    expect(answer.webhook).toMatchObject({ received: true, duplicate: false, outcome: 'paid' });
+    expect((await orderRow(placed.order.number)).status).toBe('paid');
+    expect((await eventsOf(placed.order.number)).at(-1)).toEqual({ from: 'awaiting_payment', to: 'paid', actor: 'provider' });
+    expect((await emailsOf(placed.order.number)).map((e) => e.subject).at(-1)).toMatch(/paid|payment/i);
+    const view = await shopperView(placed);
+    expect(view.status).toBe('paid');
+    expect(view.payment).toBeNull();
+
+    const detail = adminOrderDetailSchema.parse(await (await admin.browser.get(`/admin/orders/${placed.order.number}`)).json());
+    expect(detail.payment).toMatchObject({ received: placed.order.total, confirmedBy: 'the payment provider (automatic)' });
+    expect(detail.providerPayments).toEqual([
+      expect.objectContaining({ amount: placed.order.total, outcome: 'paid', refund: 0 }),
+    ]);
+    expect(detail.history.at(-1)).toMatchObject({ to: 'paid', actor: 'provider' });
+  });
+
+  it.each([
+    ['signed with another key', async (body: string) => ({ 'x-paystack-signature': await sign(body, 'sk_test_someone_else') })],
+    [
+      'signed for another body',
+      async (body: string) => ({ 'x-paystack-signature': await sign(body.replace('"amount":', '"amount": ')) }),
+    ],
+    ['without a signature', async () => ({})],
+    ['with a signature that is not hex', async () => ({ 'x-paystack-signature': 'z'.repeat(128) })],
+    ['with a short signature', async (body: string) => ({ 'x-paystack-signature': (await sign(body)).slice(0, 64) })],
+  ])('refuses a delivery %s before reading it: 401, nothing recorded, the order unpaid', async (_name, headersFor) => {
+    const placed = await placeWithProvider();
+    const before = await countPayments();
+    const body = chargeSuccess(placed.order.payment!.accountNumber, placed.order.total);
+    const response = await webhook(body, await headersFor(body));
+    expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({ error: { code: 'invalid_signature' } });
+    expect(await countPayments()).toBe(before);
+    expect((await orderRow(placed.order.number)).status).toBe('awaiting_payment');
+    expect(await amountPaid(placed.order.number)).toBe(0);
+  });
+
+  it('refuses a tampered amount: a signature made for ₦1 does not pay the order', async () => {
+    const placed = await placeWithProvider();
+    const small = chargeSuccess(placed.order.payment!.accountNumber, 100);
+    const signature = await sign(small);
+    const inflated = small.replace('"amount":100', `"amount":${placed.order.total}`);
+    expect(inflated).not.toBe(small);
+    expect((await webhook(inflated, { 'x-paystack-signature': signature })).status).toBe(401);
+    expect((await orderRow(placed.order.number)).status).toBe('awaiting_payment');
+  });
+
+  it('counts a redelivered event once, also when the deliveries arrive together', async () => {
+    const placed = await placeWithProvider();
+    const body = chargeSuccess(placed.order.payment!.accountNumber, 1_000_000);
+    const signature = await sign(body);
+    const answers = await Promise.all(Array.from({ length: 8 }, () => webhook(body, { 'x-paystack-signature': signature })));
+    expect(answers.map((r) => r.status)).toEqual(Array(8).fill(200));
+    const parsed = await Promise.all(answers.map(async (r) => webhookAnswerSchema.parse(await r.json())));
+    expect(parsed.filter((a) => !a.duplicate)).toHaveLength(1);
+    expect(await paymentsOf(placed.order.number)).toEqual([{ outcome: 'part', amount: 1_000_000, refund: 0 }]);
+    expect(await amountPaid(placed.order.number)).toBe(1_000_000);
+    // And once more, later: still nothing new.
+    expect(await deliver(body)).toMatchObject({ duplicate: true });
+    expect(await amountPaid(placed.order.number)).toBe(1_000_000);
+  });
+
+  it('keeps a part payment: the order still waits for the rest, shown to the shopper and the admin; the rest pays it', async () => {
+    const placed = await placeWithProvider();
+    const { accountNumber } = placed.order.payment!;
+    const first = 20_000_000;
+    expect((await pay(accountNumber, first)).webhook).toMatchObject({ outcome: 'part' });
+    const view = await shopperView(placed);
+    expect(view.status).toBe('awaiting_payment');
+    expect(view.payment).toMatchObject({ received: first, amount: placed.order.total - first, due: true });
+    expect((await orderRow(placed.order.number)).expires_at).toBe(Math.floor(Date.parse(placed.order.expiresAt) / 1000));
+
+    expect((await pay(accountNumber, placed.order.total - first)).webhook).toMatchObject({ outcome: 'paid' });
+    expect((await orderRow(placed.order.number)).status).toBe('paid');
+    expect(await paymentsOf(placed.order.number)).toEqual([
+      { outcome: 'part', amount: first, refund: 0 },
+      { outcome: 'paid', amount: placed.order.total - first, refund: 0 },
+    ]);
+  });
+
+  it('pays an order when more lands, and flags the excess for a refund; a payment after that is all owed back', async () => {
+    const placed = await placeWithProvider();
+    const { accountNumber } = placed.order.payment!;
+    expect((await pay(accountNumber, placed.order.total + 500_000)).webhook).toMatchObject({ outcome: 'paid' });
+    expect((await orderRow(placed.order.number)).status).toBe('paid');
+    expect((await pay(accountNumber, 300_000)).webhook).toMatchObject({ outcome: 'extra' });
+    expect(await paymentsOf(placed.order.number)).toEqual([
+      { outcome: 'paid', amount: placed.order.total + 500_000, refund: 500_000 },
+      { outcome: 'extra', amount: 300_000, refund: 300_000 },
+    ]);
+    // Paid once: one move to paid in the history.
+    expect((await eventsOf(placed.order.number)).filter((e) => e.to === 'paid')).toHaveLength(1);
+  });
+
+  it('pays an expired order whose stock can be taken again, and takes it', async () => {
+    const placed = await placeWithProvider(2);
+    await makeOverdue(placed.order.number);
+    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: '*/10 * * * *' }), env);
+    expect((await orderRow(placed.order.number)).status).toBe('expired');
+    const stock = await stockOf(PRODUCT);
+
+    expect((await pay(placed.order.payment!.accountNumber, placed.order.total)).webhook).toMatchObject({ outcome: 'late' });
+    expect((await orderRow(placed.order.number)).status).toBe('paid');
+    expect((await eventsOf(placed.order.number)).at(-1)).toEqual({ from: 'expired', to: 'paid', actor: 'provider' });
+    expect(await stockOf(PRODUCT)).toBe(stock - 2);
+  });
+
+  it('flags a late payment for a refund when the stock is gone, and leaves the stock alone', async () => {
+    const placed = await placeWithProvider(2);
+    await makeOverdue(placed.order.number);
+    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: '*/10 * * * *' }), env);
+    const left = await stockOf(PRODUCT);
+    await setStock(PRODUCT, 1);
+    try {
+      expect((await pay(placed.order.payment!.accountNumber, placed.order.total)).webhook).toMatchObject({ outcome: 'refund' });
+      expect((await orderRow(placed.order.number)).status).toBe('expired');
+      expect(await stockOf(PRODUCT)).toBe(1);
+      expect(await paymentsOf(placed.order.number)).toEqual([
+        { outcome: 'refund', amount: placed.order.total, refund: placed.order.total },
+      ]);
+    } finally {
+      await setStock(PRODUCT, left);
+    }
+  });
+
+  it('flags a payment for a cancelled order for a refund', async () => {
+    const placed = await placeWithProvider();
+    const cancel = await call(`/orders/${placed.order.number}/cancel`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${placed.accessToken}`,
+        origin: 'http://localhost:8787',
+        'content-type': 'application/json',
+      },
+      body: '{}',
+    });
+    expect(cancel.status).toBe(200);
+    expect((await pay(placed.order.payment!.accountNumber, placed.order.total)).webhook).toMatchObject({ outcome: 'refund' });
+    expect((await orderRow(placed.order.number)).status).toBe('cancelled');
+  });
+
+  it('keeps a payment into an account no order has as unmatched', async () => {
+    const before = await countPayments();
+    expect(await deliver(chargeSuccess('9000000001', 5_000_000))).toMatchObject({ outcome: 'unmatched', duplicate: false });
+    const row = await env.DB.prepare(
+      'select order_id, outcome, amount_kobo from provider_payments order by rowid desc limit 1',
+    ).first();
+    expect(row).toEqual({ order_id: null, outcome: 'unmatched', amount_kobo: 5_000_000 });
+    expect(await countPayments()).toBe(before + 1);
+  });
+
+  it('acknowledges and ignores a signed event that is not a payment', async () => {
+    const before = await countPayments();
+    const body = JSON.stringify({ event: 'transfer.success', data: { id: 1, amount: 100, status: 'success' } });
+    expect(await deliver(body)).toEqual({ received: true, ignored: true });
+    const failed = chargeSuccess('9000000002', 100, { status: 'failed' });
+    expect(await deliver(failed)).toEqual({ received: true, ignored: true });
+    expect(await countPayments()).toBe(before);
+  });
+
+  it('is not there without a provider, nor is the stand-in', async () => {
+    const body = chargeSuccess('9000000003', 100);
+    const response = await call(
+      '/payments/webhook/paystack',
+      { method: 'POST', headers: { 'content-type': 'application/json', 'x-paystack-signature': await sign(body) }, body },
+      env,
+    );
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ error: { code: 'not_found' } });
+    const standin = await call(
+      '/test/paystack/pay',
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ reference: 'x', amountKobo: 1 }),
+      },
+      env,
+    );
+    expect(standin.status).toBe(404);
+    // A provider the store has no adapter for: the path's parameter names the field.
+    const unknown = await call('/payments/webhook/flutterwave', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(unknown.status).toBe(400);
+    expect(await unknown.json()).toMatchObject({
+      error: { code: 'invalid_request', issues: [expect.objectContaining({ field: 'provider' })] },
+    });
+  });
+});
+
+describe('races', () => {
+  it('an admin confirming and the webhook at once: paid once, the money counted once', async () => {
+    for (let round = 0; round < 3; round++) {
+      const placed = await placeWithProvider();
+      const detail = adminOrderDetailSchema.parse(await (await admin.browser.get(`/admin/orders/${placed.order.number}`)).json());
+      const [byAdmin, byProvider] = await Promise.all([
+        admin.browser.post(`/admin/orders/${placed.order.number}/confirm-payment`, {
+          version: detail.version,
+          amountReceivedNaira: placed.order.total / 100,
+          bankReference: `STATEMENT-${round}`,
+        }),
+        pay(placed.order.payment!.accountNumber, placed.order.total),
+      ]);
+      expect([200, 409]).toContain(byAdmin.status);
+      expect(byProvider.webhook).toMatchObject({ outcome: 'paid' });
+      expect((await orderRow(placed.order.number)).status).toBe('paid');
+      expect((await eventsOf(placed.order.number)).filter((e) => e.to === 'paid')).toHaveLength(1);
+      expect(await amountPaid(placed.order.number)).toBe(placed.order.total);
+      expect(await paymentsOf(placed.order.number)).toEqual([{ outcome: 'paid', amount: placed.order.total, refund: 0 }]);
+    }
+  });
+
+  it('two payments that each complete the order, at once: one pays it, the other is owed back', async () => {
+    const placed = await placeWithProvider();
+    const { accountNumber } = placed.order.payment!;
+    const answers = await Promise.all([pay(accountNumber, placed.order.total), pay(accountNumber, placed.order.total)]);
+    expect(answers.map((a) => a.webhook?.outcome).sort()).toEqual(['extra', 'paid']);
+    expect(await amountPaid(placed.order.number)).toBe(2 * placed.order.total);
+    expect((await eventsOf(placed.order.number)).filter((e) => e.to === 'paid')).toHaveLength(1);
+  });
+
+  it('the webhook and the expiry job at once: the order ends paid, its units held once', async () => {
+    for (let round = 0; round < 3; round++) {
+      const stock = await stockOf(PRODUCT);
+      const placed = await placeWithProvider(1);
+      await makeOverdue(placed.order.number);
+      const [answer] = await Promise.all([
+        pay(placed.order.payment!.accountNumber, placed.order.total),
+        worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: '*/10 * * * *' }), env),
+      ]);
+      expect(['paid', 'late']).toContain(answer.webhook?.outcome);
+      expect((await orderRow(placed.order.number)).status).toBe('paid');
+      expect(await stockOf(PRODUCT)).toBe(stock - 1);
+    }
+  });
+});
+
+describe('reconciliation', () => {
+  it('applies what the provider received but whose webhook never came, once', async () => {
+    const placed = await placeWithProvider();
+    // The transfer lands at the provider; its delivery is lost.
+    const lost = await pay(placed.order.payment!.accountNumber, placed.order.total, false);
+    expect(lost).toMatchObject({ delivered: false, webhook: null });
+    expect((await orderRow(placed.order.number)).status).toBe('awaiting_payment');
+
+    const run = await reconcilePayments(openDb(env.DB), readConfig(PAY_ENV));
+    expect(run.failed).toBe(false);
+    expect(run.applied).toBeGreaterThanOrEqual(1);
+    expect((await orderRow(placed.order.number)).status).toBe('paid');
+    expect((await eventsOf(placed.order.number)).at(-1)).toEqual({ from: 'awaiting_payment', to: 'paid', actor: 'provider' });
+    const via = await env.DB.prepare(
+      'select via from provider_payments where order_id = (select id from orders where number = ?)',
+    )
+      .bind(placed.order.number)
+      .first<{ via: string }>();
+    expect(via).toEqual({ via: 'reconciliation' });
+
+    // The next run finds nothing new; the money is counted once.
+    expect(await reconcilePayments(openDb(env.DB), readConfig(PAY_ENV))).toMatchObject({ applied: 0, failed: false });
+    expect(await amountPaid(placed.order.number)).toBe(placed.order.total);
+  });
+
+  it('says it could not ask the provider, and changes nothing, when the provider is out of reach', async () => {
+    const down = envWith({ PAYSTACK_SECRET_KEY: 'sk_test_down', PAYSTACK_API_URL: 'https://api.paystack.invalid' });
+    const before = await countPayments();
+    expect(await reconcilePayments(openDb(env.DB), readConfig(down))).toEqual({ listed: 0, applied: 0, failed: true });
+    expect(await countPayments()).toBe(before);
+  });
+});
+
+describe("the admin's payments", () => {
+  const list = async (view = 'waiting') => {
+    const response = await admin.browser.get(`/admin/payments?view=${view}`);
+    expect(response.status, await response.clone().text()).toBe(200);
+    return adminPaymentListSchema.parse(await response.json());
+  };
+
+  it('lists what waits for a person, counts it on the dashboard, and attaches an unmatched payment to its order (which pays it)', async () => {
+    const placed = await placeWithProvider();
+    // The shopper paid into another account and wrote the order's number nowhere we could read.
+    const id = await unmatchedPayment(placed.order.total);
+    const waiting = await list();
+    expect(waiting.items.find((p) => p.id === id)).toMatchObject({ outcome: 'unmatched', waiting: true, orderNumber: null });
+    const dashboard = dashboardSchema.parse(await (await admin.browser.get('/admin/dashboard')).json());
+    expect(dashboard.paymentsWaiting).toBe(waiting.waiting);
+    expect(waiting.waiting).toBeGreaterThanOrEqual(1);
+
+    const attached = await admin.browser.post(`/admin/payments/${id}/attach`, {
+      orderNumber: placed.order.number,
+      note: 'Shopper sent the receipt by e-mail',
+    });
+    expect(attached.status, await attached.clone().text()).toBe(200);
+    const payment = adminPaymentSchema.parse(await attached.json());
+    expect(payment).toMatchObject({
+      orderNumber: placed.order.number,
+      outcome: 'paid',
+      waiting: false,
+      resolution: `attached to ${placed.order.number}: Shopper sent the receipt by e-mail`,
+    });
+    expect((await orderRow(placed.order.number)).status).toBe('paid');
+    expect((await eventsOf(placed.order.number)).at(-1)).toMatchObject({ to: 'paid', actor: 'provider' });
+    const audit = await env.DB.prepare("select action, actor_email from admin_audit where entity = 'payment' and entity_id = ?")
+      .bind(id)
+      .all();
+    expect(audit.results).toEqual([{ action: 'attach', actor_email: expect.stringContaining('@') }]);
+    expect((await list()).items.some((p) => p.id === id)).toBe(false);
+    expect((await list('all')).items.some((p) => p.id === id)).toBe(true);
+  });
+
+  it('attaches a payment once: a second attach (a double click, another admin) is refused and counts nothing', async () => {
+    const placed = await placeWithProvider();
+    const id = await unmatchedPayment(1_000_000);
+    const both = await Promise.all([
+      admin.browser.post(`/admin/payments/${id}/attach`, { orderNumber: placed.order.number, note: 'First click' }),
+      admin.browser.post(`/admin/payments/${id}/attach`, { orderNumber: placed.order.number, note: 'Second click' }),
+    ]);
+    expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(await amountPaid(placed.order.number)).toBe(1_000_000);
+    expect((await shopperView(placed)).payment).toMatchObject({ received: 1_000_000, amount: placed.order.total - 1_000_000 });
+  });
+
+  it('names the field when the order does not exist, and refuses to attach a payment that has an order', async () => {
+    const id = await unmatchedPayment();
+    const missing = await admin.browser.post(`/admin/payments/${id}/attach`, { orderNumber: 'GTS-AAAAAAAAAA', note: 'Typo?' });
+    expect(missing.status).toBe(400);
+    expect(await missing.json()).toMatchObject({ error: { issues: [{ field: 'orderNumber' }] } });
+
+    const placed = await placeWithProvider();
+    await pay(placed.order.payment!.accountNumber, 1_000);
+    const matched = await env.DB.prepare(
+      'select id from provider_payments where order_id = (select id from orders where number = ?)',
+    )
+      .bind(placed.order.number)
+      .first<{ id: string }>();
+    const again = await admin.browser.post(`/admin/payments/${matched!.id}/attach`, {
+      orderNumber: placed.order.number,
+      note: 'Again',
+    });
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({ error: { code: 'payment_not_unmatched' } });
+  });
+
+  it('marks a refund sent: audited, off the waiting list; a payment that waits for nothing cannot be resolved', async () => {
+    const placed = await placeWithProvider();
+    const { accountNumber } = placed.order.payment!;
+    await pay(accountNumber, placed.order.total + 200_000);
+    const over = (await list()).items.find((p) => p.orderNumber === placed.order.number);
+    expect(over).toMatchObject({ outcome: 'paid', refund: 200_000, waiting: true });
+    const resolved = await admin.browser.post(`/admin/payments/${over!.id}/resolve`, { note: 'Refunded ₦2,000 by transfer' });
+    expect(resolved.status).toBe(200);
+    expect(adminPaymentSchema.parse(await resolved.json())).toMatchObject({
+      waiting: false,
+      resolution: 'Refunded ₦2,000 by transfer',
+    });
+    const twice = await admin.browser.post(`/admin/payments/${over!.id}/resolve`, { note: 'Again' });
+    expect(twice.status).toBe(409);
+    const short = await admin.browser.post(`/admin/payments/${over!.id}/resolve`, { note: '' });
+    expect(short.status).toBe(400);
+    expect(await short.json()).toMatchObject({ error: { issues: [{ field: 'note' }] } });
+  });
+});
