@@ -1,7 +1,7 @@
 import { X } from 'lucide-react';
 import { useEffect, useId, useRef } from 'react';
 import type { CartItem } from '../cart/cart.ts';
-import { DetailsStep, PaymentStep, SuccessStep } from './CheckoutSteps.tsx';
+import { DetailsStep, PaidStep, PaymentStep, SuccessStep } from './CheckoutSteps.tsx';
 import type { PlacedOrder } from './order-view.ts';
 import { useCheckout } from './use-checkout.browser.ts';
 import './CheckoutDialog.css';
@@ -16,7 +16,12 @@ interface Props {
   resume?: PlacedOrder | null;
 }
 
-const TITLES = { details: 'Checkout', payment: 'Pay by bank transfer', success: 'Payment noted' } as const;
+const TITLES = {
+  details: 'Checkout',
+  payment: 'Pay by bank transfer',
+  success: 'Payment noted',
+  paid: 'Payment received',
+} as const;
 
 /**
  * Checkout in a native modal <dialog> (focus stays inside, the page behind is inert,
@@ -79,6 +84,7 @@ export default function CheckoutDialog({ open, items, onClose, onCartOutdated, r
         />
       )}
       {step === 'success' && order && <SuccessStep order={order} />}
+      {step === 'paid' && order && <PaidStep order={order} onClose={checkout.close} />}
     </dialog>
   );
 }

@@ -168,10 +168,17 @@ interface PaymentStepProps {
 export function PaymentStep({ order, payment, replaced, busy, onReportPaid }: PaymentStepProps) {
   return (
     <div className="checkout__payment">
-      <p>
-        Order <strong>{order.number}</strong> is placed. Transfer <strong>{formatNaira(order.total)}</strong> to the account below
-        and use your order number as the reference.
-      </p>
+      {payment.ownAccount ? (
+        <p>
+          Order <strong>{order.number}</strong> is placed. Transfer <strong>{formatNaira(payment.amount)}</strong> to this order's
+          own account below. We see the money the moment it lands and confirm it by ourselves: this page turns to paid.
+        </p>
+      ) : (
+        <p>
+          Order <strong>{order.number}</strong> is placed. Transfer <strong>{formatNaira(payment.amount)}</strong> to the account
+          below and use your order number as the reference.
+        </p>
+      )}
       {replaced && (
         <p className="checkout__replaced" role="status">
           This order replaces your earlier order {replaced}, which we have cancelled. Pay for this one only.
@@ -185,6 +192,25 @@ export function PaymentStep({ order, payment, replaced, busy, onReportPaid }: Pa
       </p>
       <button type="button" className="btn btn-primary btn-block" onClick={onReportPaid} disabled={busy}>
         {busy ? 'Recording your payment…' : 'I Have Made Payment'}
+      </button>
+    </div>
+  );
+}
+
+/** The transfer into the order's own account landed and the provider confirmed it (use-order-watch.browser.ts). */
+export function PaidStep({ order, onClose }: { order: OrderView; onClose: () => void }) {
+  return (
+    <div className="checkout__success" role="status">
+      <CheckCircle2 size={48} aria-hidden="true" className="checkout__success-icon" />
+      <p>
+        <strong>Payment received.</strong> Order {order.number} is paid ({formatNaira(order.total)}) and we are packing it.
+      </p>
+      <p className="muted">
+        We have e-mailed {order.customer.email} and will write again when it ships. Follow it on the{' '}
+        <a href={`/track?order=${encodeURIComponent(order.number)}`}>tracking page</a>.
+      </p>
+      <button type="button" className="btn btn-primary btn-block" onClick={onClose}>
+        Done
       </button>
     </div>
   );

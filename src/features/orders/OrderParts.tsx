@@ -43,10 +43,11 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
   );
 }
 
-/** Amount, reference and the store's account, each with a copy button. */
+/** Amount, reference and the account (the store's, or the order's own), each with a copy button. */
 export function BankTransferDetails({ payment }: { payment: NonNullable<OrderView['payment']> }) {
+  const received = payment.received ?? 0;
   const rows = [
-    { label: 'Amount', shown: formatNaira(payment.amount), copy: plainNaira(payment.amount) },
+    { label: received > 0 ? 'Still to pay' : 'Amount', shown: formatNaira(payment.amount), copy: plainNaira(payment.amount) },
     { label: 'Reference', shown: payment.reference, copy: payment.reference },
     { label: 'Bank', shown: payment.bankName, copy: payment.bankName },
     { label: 'Account name', shown: payment.accountName, copy: payment.accountName },
@@ -54,6 +55,16 @@ export function BankTransferDetails({ payment }: { payment: NonNullable<OrderVie
   ];
   return (
     <dl className="transfer-details">
+      {received > 0 && (
+        <div className="transfer-details__row">
+          <dt>Received so far</dt>
+          <dd>
+            <span className="transfer-details__value" data-field="Received so far">
+              {formatNaira(received)}
+            </span>
+          </dd>
+        </div>
+      )}
       {rows.map((row) => (
         <div className="transfer-details__row" key={row.label}>
           <dt>{row.label}</dt>
@@ -150,10 +161,17 @@ export function OrderPaymentInfo({ order, className }: { order: OrderView; class
     return (
       <div className={className}>
         <h3>Payment due</h3>
-        <p>
-          Transfer the amount below by {formatLagosTime(order.expiresAt)}, with your order number as the reference, or the order
-          expires.
-        </p>
+        {payment.ownAccount ? (
+          <p>
+            Transfer the amount below to this order's own account by {formatLagosTime(order.expiresAt)}, or the order expires. We
+            confirm it by ourselves the moment it lands.
+          </p>
+        ) : (
+          <p>
+            Transfer the amount below by {formatLagosTime(order.expiresAt)}, with your order number as the reference, or the order
+            expires.
+          </p>
+        )}
         <BankTransferDetails payment={payment} />
       </div>
     );

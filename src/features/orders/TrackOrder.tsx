@@ -8,6 +8,7 @@ import { showServerIssues } from '../forms/server-errors.browser.ts';
 import { $recentOrders } from './checkout-store.browser.ts';
 import type { OrderView } from './order-view.ts';
 import type TrackedOrder from './TrackedOrder.tsx';
+import { useOrderWatch } from './use-order-watch.browser.ts';
 import './TrackOrder.css';
 
 interface Lookup {
@@ -18,7 +19,12 @@ interface Lookup {
 interface Found {
   order: OrderView;
   View: typeof TrackedOrder;
+  /** The e-mail it was found with: the watch asks again with it. */
+  email: string;
 }
+
+/** How often /track asks again about an order paying into its own account (lookups are limited per client: 20 per 10 minutes). */
+const TRACK_WATCH_MS = 45_000;
 
 // The API client, the order's view and the form's schema (with full zod) load when the
 // shopper starts on the form, not with the page.
@@ -55,16 +61,29 @@ export default function TrackOrder() {
   const [found, setFound] = useState<Found | null>(null);
   const resultRef = useRef<HTMLElement>(null);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: focus moves to a newly found order, not to one the watch refreshed
   useEffect(() => {
     if (found) resultRef.current?.focus();
-  }, [found]);
+  }, [found?.order.number]);
+
+  // An order paying into its own account turns paid here by itself when the money lands.
+  useOrderWatch(
+    found?.order,
+    async () => {
+      if (!found) throw new Error('no order');
+      const [{ lookupOrder }] = await loadLookup();
+      return lookupOrder(found.order.number, found.email);
+    },
+    (order) => setFound((current) => (current && current.order.number === order.number ? { ...current, order } : current)),
+    TRACK_WATCH_MS,
+  );
 
   const find = form.handleSubmit(
     async ({ number, email }) => {
       setMessage('');
       try {
         const [{ lookupOrder }, { default: View }] = await loadLookup();
-        setFound({ order: await lookupOrder(number, email), View });
+        setFound({ order: await lookupOrder(number, email), View, email });
       } catch (error) {
         setFound(null);
         if (!(error instanceof ApiRequestError) || error.code === 'network' || error.status >= 500) {

@@ -9,7 +9,7 @@ import type { CartItem } from '../cart/cart.ts';
 import { showServerIssues } from '../forms/server-errors.browser.ts';
 import { isOffline } from '../pwa/connection.browser.ts';
 import { notify } from '../toast/notify.browser.ts';
-import { cancelOrder, orderLinesFromCart, placeOrder, reportPayment } from './api-client.browser.ts';
+import { cancelOrder, fetchOwnOrder, orderLinesFromCart, placeOrder, reportPayment } from './api-client.browser.ts';
 import { checkoutDetailsSchema, type Customer, type CustomerInput } from './checkout.ts';
 import {
   cartLinesKey,
@@ -24,8 +24,12 @@ import {
 } from './checkout-store.browser.ts';
 import { formatNigerianPhone } from './nigeria.ts';
 import type { PlacedOrder } from './order-view.ts';
+import { useOrderWatch } from './use-order-watch.browser.ts';
 
-export type CheckoutStep = 'details' | 'payment' | 'success';
+export type CheckoutStep = 'details' | 'payment' | 'success' | 'paid';
+
+/** How often the payment step asks whether the transfer into the order's own account has landed. */
+export const ORDER_WATCH_MS = 4000;
 
 /** The spec: after 'I Have Made Payment' the success step shows for 5 seconds, then all resets. */
 export const SUCCESS_CLOSE_MS = 5000;
@@ -146,7 +150,7 @@ export function useCheckout({ items, onClose, onCartOutdated }: Options) {
   // Closing by any means (Close, Escape, the timer) resets the checkout to the details step.
   const close = () => {
     generation.current++;
-    if (step === 'success') finishOrder();
+    if (step === 'success' || step === 'paid') finishOrder();
     setStep('details');
     setProblem([]);
     setHoldLimit(null);
@@ -164,6 +168,21 @@ export function useCheckout({ items, onClose, onCartOutdated }: Options) {
     const timer = setTimeout(close, SUCCESS_CLOSE_MS);
     return () => clearTimeout(timer);
   }, [step]);
+
+  // An order paying into its own account turns paid by itself when the money lands: watch it
+  // while the payment step (or the reported step) is open.
+  useOrderWatch(
+    step === 'payment' || step === 'success' ? placed?.order : null,
+    async () => {
+      if (!placed) throw new Error('no order');
+      return (await fetchOwnOrder(placed.order.number, placed.accessToken)).order;
+    },
+    (order) => {
+      setPlaced((current) => (current && current.order.number === order.number ? { ...current, order } : current));
+      if (order.status === 'paid') setStep('paid');
+    },
+    ORDER_WATCH_MS,
+  );
 
   const showOrderError = (error: unknown) => {
     // The spec's toast for every failure; a sold-out or changed item also gets its own message.
