@@ -6,6 +6,7 @@ import { OrdersScreen } from '../orders/admin/OrdersScreen.tsx';
 import { ProductsScreen } from '../catalogue/admin/ProductsScreen.tsx';
 import { SubscribersScreen } from '../newsletter/admin/SubscribersScreen.tsx';
 import { TradeInsScreen } from '../trade-ins/admin/TradeInsScreen.tsx';
+import { PaymentsScreen } from '../payments/admin/PaymentsScreen.tsx';
 import './admin.css';
 
 /**
@@ -35,6 +36,7 @@ export default function AdminConsole() {
           {route.tab === 'products' && <ProductsScreen route={route} />}
           {route.tab === 'trade-ins' && <TradeInsScreen route={route} />}
           {route.tab === 'subscribers' && <SubscribersScreen route={route} />}
+          {route.tab === 'payments' && <PaymentsScreen route={route} />}
         </div>
       </div>
     </RouterContext.Provider>

@@ -36,6 +36,7 @@ function DashboardView({ data }: { data: DashboardData }) {
         <h3 id="needs-title">Needs action</h3>
         <div className="admin-needs__grid">
           <ReportedPayments orders={data.reportedPayments} now={now} alertHours={data.alertHours} />
+          <PaymentsWaiting count={data.paymentsWaiting ?? 0} />
           <ExpiringSoon orders={data.expiringSoon} now={now} />
           <LowStock items={data.lowStock} threshold={data.lowStockThreshold} />
           <NewTradeIns now={now} />
@@ -43,6 +44,25 @@ function DashboardView({ data }: { data: DashboardData }) {
       </section>
       <RevenueChart daily={data.daily} />
     </>
+  );
+}
+
+/** Payments the provider reported that need a person: unmatched, owed back (src/features/payments/admin/). */
+function PaymentsWaiting({ count }: { count: number }) {
+  return (
+    <section className="card admin-needs__box" aria-labelledby="needs-payments">
+      <h4 id="needs-payments">
+        Payments to sort out <span className="admin-count">({count})</span>
+      </h4>
+      {count === 0 ? (
+        <p>Every payment the provider reported found its order.</p>
+      ) : (
+        <p>
+          {count === 1 ? 'One payment needs' : `${count} payments need`} you: no order claims it, or money is owed back.{' '}
+          <AdminLink to={{ tab: 'payments' }}>Sort them out</AdminLink>
+        </p>
+      )}
+    </section>
   );
 }
 

@@ -41,3 +41,15 @@ describe('admin route: trade-ins', () => {
     expect(adminHref(route)).toBe('/admin?tab=orders&status=paid&order=GTS-1');
   });
 });
+
+describe('admin route: payments', () => {
+  it('has a Payments tab that shows the waiting ones unless asked for all, and writes the same address back', () => {
+    expect(ADMIN_TABS.find((t) => t.id === 'payments')?.label).toBe('Payments');
+    expect(parseAdminRoute('?tab=payments')).toEqual({ tab: 'payments', page: undefined, paymentsView: undefined });
+    expect(parseAdminRoute('?tab=payments&view=elsewhere').paymentsView).toBeUndefined();
+    const search = '?tab=payments&page=2&view=all';
+    const route = parseAdminRoute(search);
+    expect(route).toEqual({ tab: 'payments', page: 2, paymentsView: 'all' });
+    expect(adminHref(route)).toBe(`/admin${search}`);
+  });
+});

@@ -5,7 +5,7 @@ import { TRADE_IN_STATUSES, type TradeInStatus } from '../trade-ins/trade-in-sta
 /**
  * Where the admin is, kept in the address so a reload, a shared link and Back all work:
  * `/admin?tab=orders&status=payment_reported&q=…&order=GTS-…`, `?tab=products&edit=<id>|new`,
- * `?tab=trade-ins&status=new&q=…&tradeIn=TRD-…`, `?tab=subscribers`. Pure: parsed from and written to a query string.
+ * `?tab=trade-ins&status=new&q=…&tradeIn=TRD-…`, `?tab=subscribers`, `?tab=payments&view=all`. Pure: parsed from and written to a query string.
  */
 export const ADMIN_TABS = [
   { id: 'dashboard', label: 'Dashboard' },
@@ -13,6 +13,7 @@ export const ADMIN_TABS = [
   { id: 'products', label: 'Products' },
   { id: 'trade-ins', label: 'Trade-ins' },
   { id: 'subscribers', label: 'Subscribers' },
+  { id: 'payments', label: 'Payments' },
 ] as const;
 export type AdminTab = (typeof ADMIN_TABS)[number]['id'];
 
@@ -36,6 +37,8 @@ export interface AdminRoute {
   category?: CategoryId;
   /** Products: the archived ones instead of those on sale. */
   archived?: boolean;
+  /** Payments: every one instead of those waiting for a person. */
+  paymentsView?: 'all';
 }
 
 export const ADMIN_PATH = '/admin';
@@ -92,6 +95,8 @@ export function parseAdminRoute(search: string): AdminRoute {
     }
     case 'subscribers':
       return { tab, q, page };
+    case 'payments':
+      return { tab, page, paymentsView: params.get('view') === 'all' ? 'all' : undefined };
   }
 }
 
@@ -108,6 +113,7 @@ export function adminHref(route: AdminRoute): string {
   if (route.order) params.set('order', route.order);
   if (route.tradeIn) params.set('tradeIn', route.tradeIn);
   if (route.edit) params.set('edit', route.edit);
+  if (route.paymentsView) params.set('view', route.paymentsView);
   const search = params.toString();
   return search ? `${ADMIN_PATH}?${search}` : ADMIN_PATH;
 }

@@ -17,6 +17,7 @@ import { TextareaField, TextField } from '../../forms/Field.tsx';
 import { DetailScreen } from '../../admin/DetailScreen.tsx';
 import { defineMove, type Move, MoveActions, type MoveOutcome } from '../../admin/MoveDialog.tsx';
 import { OverdueMark, STATUS_LABELS } from './order-labels.tsx';
+import { OUTCOME_LABELS } from '../../payments/admin/payment-labels.ts';
 import { adminCall } from '../../admin/use-admin.browser.ts';
 
 /** One order as staff see it, with the moves its status allows. */
@@ -35,7 +36,12 @@ export function OrderDetail({ number, back }: { number: string; back: AdminRoute
   );
 }
 
-const ACTOR_LABELS = { customer: 'The shopper', admin: 'An admin', system: 'Automatic' } as const;
+const ACTOR_LABELS = {
+  customer: 'The shopper',
+  admin: 'An admin',
+  system: 'Automatic',
+  provider: 'The payment provider',
+} as const;
 
 function OrderView({ detail, outcome }: { detail: AdminOrderDetail; outcome: MoveOutcome<AdminOrderDetail> }) {
   const { order } = detail;
@@ -117,8 +123,19 @@ function OrderView({ detail, outcome }: { detail: AdminOrderDetail; outcome: Mov
             <dl className="admin-facts">
               <dt>State</dt>
               <dd>{order.payment.due ? 'Not paid yet' : 'The shopper reported the transfer; not confirmed yet'}</dd>
+              {(order.payment.received ?? 0) > 0 && (
+                <>
+                  <dt>Received so far</dt>
+                  <dd>{formatNaira(order.payment.received ?? 0)}</dd>
+                </>
+              )}
               <dt>Amount due</dt>
               <dd>{formatNaira(order.payment.amount)}</dd>
+              <dt>Pays into</dt>
+              <dd>
+                {order.payment.bankName} {order.payment.accountNumber}
+                {order.payment.ownAccount ? ' (its own account: confirmed when the money lands)' : ' (the shared account)'}
+              </dd>
               <dt>Reference</dt>
               <dd>{order.payment.reference}</dd>
               <dt>Hold ends</dt>
@@ -128,6 +145,20 @@ function OrderView({ detail, outcome }: { detail: AdminOrderDetail; outcome: Mov
             </dl>
           ) : (
             <p>No payment recorded.</p>
+          )}
+          {detail.providerPayments && detail.providerPayments.length > 0 && (
+            <>
+              <h4>Transfers the provider reported</h4>
+              <ul className="admin-payments-list">
+                {detail.providerPayments.map((p) => (
+                  <li key={`${p.paidAt}-${p.amount}-${p.outcome}`}>
+                    {formatNaira(p.amount)}, <time dateTime={p.paidAt}>{formatLagosTime(p.paidAt)}</time>:{' '}
+                    {OUTCOME_LABELS[p.outcome]}
+                    {p.refund > 0 && <strong> ({formatNaira(p.refund)} to refund)</strong>}
+                  </li>
+                ))}
+              </ul>
+            </>
           )}
         </section>
 
