@@ -1,7 +1,9 @@
+import { eq } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { paymentApi, providerParamSchema } from '../../src/features/payments/payment-api.ts';
 import { type AppEnv, createRouter } from '../platform/app.ts';
 import { ApiError } from '../platform/errors.ts';
+import { orders, paymentAccounts } from '../platform/schema.ts';
 import { reply } from '../platform/reply.ts';
 import { at } from '../platform/routing.ts';
 import { validate } from '../platform/validate.ts';
@@ -62,15 +64,29 @@ export const paystackStandinRoute = createRouter().post(
   async (c) => {
     if (!c.var.config.PAYMENTS_STANDIN) throw new ApiError(404, 'not_found', `There is no API route for POST ${c.req.path}.`);
     const body = c.req.valid('json');
+    let { accountNumber, amountKobo } = body;
+    if (body.orderNumber) {
+      // The order's own account, and by default what it still owes.
+      const [found] = await c.var.db
+        .select({ accountNumber: paymentAccounts.accountNumber, total: orders.total, paid: orders.amountPaid })
+        .from(orders)
+        .innerJoin(paymentAccounts, eq(paymentAccounts.orderId, orders.id))
+        .where(eq(orders.number, body.orderNumber.toUpperCase()))
+        .limit(1);
+      if (!found) {
+        throw new ApiError(400, 'invalid_request', 'The request is not valid: check orderNumber.', [
+          { field: 'orderNumber', message: 'No order with its own account has this number' },
+        ]);
+      }
+      accountNumber = found.accountNumber;
+      amountKobo ??= Math.max(1, found.total - found.paid);
+    }
+    const amount = amountKobo ?? 1;
     const {
       transaction,
       body: delivery,
       signature,
-    } = await standinPay(standinSecretKey(c.var.config), {
-      accountNumber: body.accountNumber,
-      reference: body.reference,
-      amount: body.amountKobo,
-    });
+    } = await standinPay(standinSecretKey(c.var.config), { accountNumber, reference: body.reference, amount });
     const webhook = body.deliver
       ? await receiveWebhook(
           c,
@@ -82,6 +98,7 @@ export const paystackStandinRoute = createRouter().post(
           }),
         )
       : null;
-    return reply(c, paymentApi.standinPay, { transactionId: String(transaction.id), delivered: body.deliver, webhook }, 200);
+    const answer = { transactionId: String(transaction.id), accountNumber: accountNumber ?? null, amountKobo: amount };
+    return reply(c, paymentApi.standinPay, { ...answer, delivered: body.deliver, webhook }, 200);
   },
 );

@@ -159,6 +159,36 @@ describe('the signed webhook', () => {
     expect(detail.history.at(-1)).toMatchObject({ to: 'paid', actor: 'provider' });
   });
 
+  it('"pays" an order by its number at the stand-in (what `npm run pay` does): what it still owes, into its own account', async () => {
+    const placed = await placeWithProvider();
+    const part = await call('/test/paystack/pay', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ orderNumber: placed.order.number, amountKobo: 1_000_000 }),
+    });
+    expect(standinPayAnswerSchema.parse(await part.json())).toMatchObject({
+      accountNumber: placed.order.payment!.accountNumber,
+      amountKobo: 1_000_000,
+      webhook: { outcome: 'part' },
+    });
+    const rest = await call('/test/paystack/pay', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ orderNumber: placed.order.number.toLowerCase() }),
+    });
+    expect(standinPayAnswerSchema.parse(await rest.json())).toMatchObject({
+      amountKobo: placed.order.total - 1_000_000,
+      webhook: { outcome: 'paid' },
+    });
+    const unknown = await call('/test/paystack/pay', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ orderNumber: 'GTS-NOSUCHORDR' }),
+    });
+    expect(unknown.status).toBe(400);
+    expect(await unknown.json()).toMatchObject({ error: { issues: [{ field: 'orderNumber' }] } });
+  });
+
   it.each([
     ['signed with another key', async (body: string) => ({ 'x-paystack-signature': await sign(body, 'sk_test_someone_else') })],
     [

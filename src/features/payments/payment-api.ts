@@ -20,16 +20,28 @@ export const standinPaySchema = z
       .string()
       .regex(/^\d{10}$/, 'Must be a 10-digit account number')
       .optional(),
-    /** …a reference (the order's number) for a payment into no known account. */
+    /** …or the order whose own account to pay into (what `npm run pay` sends)… */
+    orderNumber: z.string().trim().min(1).max(40).optional(),
+    /** …or a reference (the order's number) for a payment into no known account. */
     reference: z.string().trim().min(1).max(40).optional(),
-    amountKobo: z.number().int().positive().max(100_000_000_00),
+    /** What to transfer, in kobo; by default what the order still owes (with `orderNumber`). */
+    amountKobo: z.number().int().positive().max(100_000_000_00).optional(),
     /** false: recorded by the provider, but its webhook never arrives (what the reconciliation job finds). */
     deliver: z.boolean().default(true),
   })
-  .refine((b) => b.accountNumber || b.reference, { path: ['accountNumber'], message: 'Name an account number or a reference' });
+  .refine((b) => b.accountNumber || b.reference || b.orderNumber, {
+    path: ['accountNumber'],
+    message: 'Name an account number, an order number or a reference',
+  })
+  .refine((b) => b.amountKobo !== undefined || b.orderNumber, {
+    path: ['amountKobo'],
+    message: 'Say how much, in kobo (or name the order: then what it still owes)',
+  });
 
 export const standinPayAnswerSchema = z.object({
   transactionId: z.string(),
+  accountNumber: z.string().nullable(),
+  amountKobo: z.number().int(),
   delivered: z.boolean(),
   webhook: webhookAnswerSchema.nullable(),
 });
