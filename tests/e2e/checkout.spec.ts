@@ -80,9 +80,13 @@ test('a shopper checks out by bank transfer, reports the payment and tracks the 
   const reference = (await dialog.locator('[data-field="Reference"]').textContent())!;
   expect(reference).toMatch(/^GTS-[0-9A-Z]{10}$/);
   await expect(dialog.locator('[data-field="Amount"]')).toHaveText('₦130,500');
-  await expect(dialog.locator('[data-field="Bank"]')).toHaveText('First Bank');
-  await expect(dialog.locator('[data-field="Account name"]')).toHaveText('GTS Electronics Ltd');
-  await expect(dialog.locator('[data-field="Account number"]')).toHaveText('3081726354');
+  // The order's own account from the payment provider (the offline stand-in here: decision 025).
+  await expect(dialog.locator('[data-field="Bank"]')).toHaveText('Wema Bank (stand-in)');
+  await expect(dialog.locator('[data-field="Account name"]')).toHaveText('GTS Electronics Checkout');
+  const [account] = db.query<{ n: string }>(
+    `select account_number as n from payment_accounts where order_id = (select id from orders where number = '${reference}')`,
+  );
+  await expect(dialog.locator('[data-field="Account number"]')).toHaveText(account!.n);
   await expect(dialog).toContainText('We hold your items for 12 hours');
   const [order] = db.query<{ status: string; total_kobo: number }>(
     `select status, total_kobo from orders where number = '${reference}'`,

@@ -1,0 +1,122 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import { ADMIN, signIn } from './accounts.ts';
+import { otherBrowser } from './contexts.ts';
+import { islandsHydrated } from './islands.ts';
+
+/**
+ * Transfers that confirm themselves (decision 025): the test servers run the real Paystack
+ * adapter against its offline stand-in (PAYMENTS_STANDIN, scripts/store-server.ts). A shopper's
+ * order gets its own account; the stand-in "pays" it by sending the signed webhook, as Paystack
+ * would; the payment step, /track and the admin's order turn paid with nobody pressing Confirm.
+ */
+const checkout = (page: Page) =>
+  page.getByRole('dialog', { name: /Checkout|Pay by bank transfer|Payment noted|Payment received/ });
+
+async function orderCharger(page: Page, email: string): Promise<{ number: string; accountNumber: string }> {
+  await page.goto('/product/anker-735-charger-ganprime-65w');
+  await islandsHydrated(page);
+  await page.getByRole('button', { name: 'Add to Cart' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'added to cart' })).toBeVisible();
+  await page.goto('/cart');
+  await islandsHydrated(page);
+  await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
+  const dialog = checkout(page);
+  await dialog.getByLabel('Full name').fill('Ada Obi');
+  await dialog.getByLabel('Email').fill(email);
+  await dialog.getByLabel('Phone number').fill('0803 123 4567');
+  await dialog.getByLabel('Delivery address').fill('12 Allen Avenue');
+  await dialog.getByLabel('City').fill('Ikeja');
+  await dialog.getByLabel('State').selectOption('Lagos');
+  await dialog.getByRole('button', { name: 'Place Order' }).click();
+  await expect(dialog.getByRole('heading', { name: 'Pay by bank transfer' })).toBeVisible();
+  const number = (await dialog.locator('[data-field="Reference"]').textContent())!;
+  const accountNumber = (await dialog.locator('[data-field="Account number"]').textContent())!;
+  return { number, accountNumber };
+}
+
+async function pay(page: Page, orderNumber: string, amountKobo?: number) {
+  const response = await page.request.post('/api/test/paystack/pay', {
+    data: { orderNumber, ...(amountKobo === undefined ? {} : { amountKobo }) },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+  return (await response.json()) as { webhook: { outcome: string } | null };
+}
+
+test('an order with its own account turns paid by itself: the payment step, /track and the admin', async ({
+  page,
+  browser,
+  baseURL,
+  db,
+}) => {
+  const email = `own-account-${Date.now()}@example.com`;
+  const { number, accountNumber } = await orderCharger(page, email);
+  const dialog = checkout(page);
+
+  // The order's own account, not the shop's shared one, and the promise that it confirms itself.
+  expect(number).toMatch(/^GTS-[0-9A-Z]{10}$/);
+  expect(accountNumber).toMatch(/^\d{10}$/);
+  expect(accountNumber).not.toBe('3081726354');
+  await expect(dialog.locator('[data-field="Bank"]')).toHaveText('Wema Bank (stand-in)');
+  await expect(dialog.locator('[data-field="Amount"]')).toHaveText('₦66,000');
+  await expect(dialog).toContainText("this order's own account");
+  await expect(dialog).toContainText('confirm it by ourselves');
+  expect(
+    db.query(
+      `select account_number as n from payment_accounts where order_id = (select id from orders where number = '${number}')`,
+    ),
+  ).toEqual([{ n: accountNumber }]);
+
+  // The transfer lands: the stand-in sends the signed webhook; the open payment step turns paid.
+  expect((await pay(page, number)).webhook).toMatchObject({ outcome: 'paid' });
+  await expect(dialog.getByRole('heading', { name: 'Payment received' })).toBeVisible({ timeout: 15_000 });
+  await expect(dialog).toContainText(`Order ${number} is paid (₦66,000)`);
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('link', { name: /^Cart, 0 items$/ })).toBeVisible();
+
+  // /track shows it paid.
+  await page.goto(`/track?order=${number}`);
+  await islandsHydrated(page);
+  await page.getByLabel('Email used at checkout').fill(email);
+  await page.getByRole('button', { name: 'Track Order' }).click();
+  await expect(page.getByRole('heading', { name: `Order ${number}` })).toBeVisible();
+  await expect(page.locator('.track__order')).toContainText('Paid, being packed');
+  await expect(page.locator('.track__order')).not.toContainText('Payment due');
+
+  // The admin's order: paid by the provider, no person involved.
+  const admin = await otherBrowser(browser, baseURL);
+  await signIn(admin, ADMIN.email, ADMIN.password);
+  await admin.goto(`/admin?tab=orders&order=${number}`);
+  await expect(admin.getByRole('heading', { name: `Order ${number}` })).toBeVisible();
+  await expect(admin.locator('.admin-order__status')).toContainText('Paid, being packed');
+  await expect(admin.getByRole('region', { name: 'Payment', exact: true })).toContainText('the payment provider (automatic)');
+  await expect(admin.getByRole('region', { name: 'Payment', exact: true })).toContainText('₦66,000, ');
+  await expect(admin.getByRole('table').filter({ hasText: 'The payment provider' })).toBeVisible();
+  await admin.context().close();
+});
+
+test('/track turns paid by itself while it is open, after a part payment shows what is still to pay', async ({ page }) => {
+  const email = `track-watch-${Date.now()}@example.com`;
+  const { number } = await orderCharger(page, email);
+  await checkout(page).getByRole('button', { name: 'Close checkout' }).click();
+
+  // The page's clock is the test's: the watch's 45 seconds are moved, not waited.
+  await page.clock.install();
+  await page.goto(`/track?order=${number}`);
+  await islandsHydrated(page);
+  await page.getByLabel('Email used at checkout').fill(email);
+  await page.getByRole('button', { name: 'Track Order' }).click();
+  const found = page.locator('.track__order');
+  await expect(found).toContainText('Payment due');
+
+  expect((await pay(page, number, 1_600_000)).webhook).toMatchObject({ outcome: 'part' });
+  await page.clock.runFor(46_000);
+  await expect(found.locator('[data-field="Received so far"]')).toHaveText('₦16,000');
+  await expect(found.locator('[data-field="Still to pay"]')).toHaveText('₦50,000');
+
+  expect((await pay(page, number)).webhook).toMatchObject({ outcome: 'paid' });
+  await page.clock.runFor(46_000);
+  await expect(found).toContainText('Paid, being packed');
+  await expect(found).not.toContainText('Payment due');
+});
