@@ -6,9 +6,11 @@ import { pruneRateLimits } from './platform/rate-limit.ts';
 import { expireOverdueOrders } from './orders/expire.ts';
 import { prunePendingSubscribers } from './newsletter/subscriptions.ts';
 import { sweepOrphanPhotos } from './trade-ins/photos.ts';
+import { reconcilePayments } from './payments/reconcile.ts';
 
 /**
- * The Worker's cron (wrangler.toml [triggers]): expires orders past their hold time
+ * The Worker's cron (wrangler.toml [triggers]): applies payments the provider received whose
+ * webhook never arrived (functions/payments/reconcile.ts), expires orders past their hold time
  * (unpaid, or a reported transfer nobody confirmed), releasing their stock, delivers
  * queued e-mails, deletes rate-limit counters of windows long over and trade-in photos no
  * request names (left by a submission that stopped between its upload and its row).
@@ -17,6 +19,8 @@ export async function runScheduledJobs(controller: ScheduledController, env: Env
   const db = openDb(env.DB);
   const config = readConfig(env);
   const now = new Date(controller.scheduledTime);
+  // Payments the provider received whose webhook never came pay their orders before any expires.
+  const reconciled = await reconcilePayments(db, config, now);
   const expired = await expireOverdueOrders(db, config, now);
   const emails = await deliverPendingEmails(db, config);
   const pruned = await pruneRateLimits(db, now);
@@ -24,6 +28,6 @@ export async function runScheduledJobs(controller: ScheduledController, env: Env
   await prunePendingSubscribers(db, now);
   await pruneExpiredSessions(db, now);
   console.log(
-    `Scheduled run ${controller.cron}: ${expired} orders expired; e-mails ${JSON.stringify(emails)}; ${pruned} rate-limit counters pruned; ${swept} orphan trade-in photos deleted`,
+    `Scheduled run ${controller.cron}: ${reconciled.applied} of ${reconciled.listed} provider payments applied by reconciliation${reconciled.failed ? ' (the provider could not be asked)' : ''}; ${expired} orders expired; e-mails ${JSON.stringify(emails)}; ${pruned} rate-limit counters pruned; ${swept} orphan trade-in photos deleted`,
   );
 }

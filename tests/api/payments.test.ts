@@ -437,6 +437,16 @@ describe('reconciliation', () => {
     expect(await amountPaid(placed.order.number)).toBe(placed.order.total);
   });
 
+  it('runs in the cron, before the expiry job: a lost payment pays its order even at the end of its hold', async () => {
+    const placed = await placeWithProvider();
+    await pay(placed.order.payment!.accountNumber, placed.order.total, false);
+    // The hold ran out meanwhile: the money arrived in time, so the order is paid, not expired.
+    await makeOverdue(placed.order.number);
+    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: '*/10 * * * *' }), PAY_ENV);
+    expect((await orderRow(placed.order.number)).status).toBe('paid');
+    expect((await eventsOf(placed.order.number)).map((e) => e.to)).toEqual(['awaiting_payment', 'paid']);
+  });
+
   it('says it could not ask the provider, and changes nothing, when the provider is out of reach', async () => {
     const down = envWith({ PAYSTACK_SECRET_KEY: 'sk_test_down', PAYSTACK_API_URL: 'https://api.paystack.invalid' });
     const before = await countPayments();
