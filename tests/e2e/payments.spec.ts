@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { ADMIN, signIn } from './accounts.ts';
+import { ADMIN, placeOrderAs, signedInUser, signIn } from './accounts.ts';
 import { otherBrowser } from './contexts.ts';
 import { islandsHydrated } from './islands.ts';
 
@@ -119,4 +119,20 @@ test('/track turns paid by itself while it is open, after a part payment shows w
   await page.clock.runFor(46_000);
   await expect(found).toContainText('Paid, being packed');
   await expect(found).not.toContainText('Payment due');
+});
+
+test('/orders turns an order paid by itself while it is open', async ({ page, db }) => {
+  const user = await signedInUser(page, db);
+  const number = await placeOrderAs(page, user, 'anker-735-charger-ganprime-65w');
+  await page.clock.install();
+  await page.goto('/orders');
+  await islandsHydrated(page);
+  const order = page.getByRole('article', { name: `Order ${number}` });
+  await expect(order.getByRole('heading', { name: 'Payment due' })).toBeVisible();
+  await expect(order).toContainText("this order's own account");
+
+  expect((await pay(page, number)).webhook).toMatchObject({ outcome: 'paid' });
+  await page.clock.runFor(16_000);
+  await expect(order).toContainText('Paid, being packed');
+  await expect(order.getByRole('heading', { name: 'Payment due' })).toHaveCount(0);
 });

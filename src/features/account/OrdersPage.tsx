@@ -8,6 +8,7 @@ import { LoadedView } from '../loaded/LoadedView.tsx';
 import { useLoaded } from '../loaded/use-loaded.browser.ts';
 import { AccountShell } from './AccountShell.tsx';
 import { accountLoadFailed } from './use-account.browser.ts';
+import { useOrderWatch } from '../orders/use-order-watch.browser.ts';
 
 /** /orders: the signed-in user's orders, newest first. */
 export default function OrdersPage() {
@@ -18,10 +19,26 @@ export default function OrdersPage() {
   );
 }
 
+/** How often /orders asks again while an order waits for a transfer into its own account. */
+const ORDERS_WATCH_MS = 15_000;
+
 function Orders() {
-  const { loaded, reload } = useLoaded((signal) => callApi(accountApi.orders, { signal }).then((r) => r.orders), {
+  const { loaded, reload, update } = useLoaded((signal) => callApi(accountApi.orders, { signal }).then((r) => r.orders), {
     errorMessage: accountLoadFailed,
   });
+  // An order paying into its own account turns paid here by itself when the money lands.
+  const waiting = loaded.state === 'ready' ? loaded.data.find((o) => o.payment?.ownAccount && o.payment.due) : undefined;
+  useOrderWatch(
+    waiting,
+    async () => {
+      const { orders } = await callApi(accountApi.orders, {});
+      const fresh = orders.find((o) => o.number === waiting?.number);
+      if (!fresh) throw new Error('order gone from the list');
+      return fresh;
+    },
+    (order) => update((orders) => orders.map((o) => (o.number === order.number ? order : o))),
+    ORDERS_WATCH_MS,
+  );
   return (
     <LoadedView loaded={loaded} what="your orders" retry={reload} look="account">
       {(orders) =>

@@ -171,7 +171,9 @@ export function PaymentStep({ order, payment, replaced, busy, onReportPaid }: Pa
       {payment.ownAccount ? (
         <p>
           Order <strong>{order.number}</strong> is placed. Transfer <strong>{formatNaira(payment.amount)}</strong> to this order's
-          own account below. We see the money the moment it lands and confirm it by ourselves: this page turns to paid.
+          own account below
+          {payment.takesPaymentUntil ? `, which takes it until ${formatLagosTime(payment.takesPaymentUntil)}` : ''}. We see the
+          money the moment it lands and confirm it by ourselves: this page turns to paid.
         </p>
       ) : (
         <p>
