@@ -1,5 +1,6 @@
 import { and, count, desc, eq, gt, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
+import { isClosedWithoutSale, type OrderStatus } from '../../src/features/orders/order-status.ts';
 import { needsAdmin } from '../../src/features/orders/payments.ts';
 import {
   ADMIN_PAYMENTS_PAGE_SIZE,
@@ -17,13 +18,23 @@ import { judgePayment } from './apply.ts';
 
 type Admin = Pick<UserRow, 'id' | 'email'>;
 
-/** Payments that wait for a person: unmatched, owed back (in part), or left half-applied, and not dealt with. */
+/**
+ * Payments that wait for a person and nobody dealt with yet (needsAdmin): unmatched, owed back
+ * (in part), left half-applied, or a part payment whose order closed without the rest.
+ */
 const waitingFilter: SQL = and(
   isNull(providerPayments.resolvedAt),
-  or(inArray(providerPayments.outcome, ['unmatched', 'pending']), gt(providerPayments.refund, 0)),
+  or(
+    inArray(providerPayments.outcome, ['unmatched', 'pending']),
+    gt(providerPayments.refund, 0),
+    and(
+      eq(providerPayments.outcome, 'part'),
+      sql`EXISTS (SELECT 1 FROM ${orders} WHERE ${orders.id} = ${providerPayments.orderId} AND ${orders.status} IN ('expired', 'cancelled'))`,
+    ),
+  ),
 ) as SQL;
 
-function toAdminPayment(row: ProviderPaymentRow, orderNumber: string | null): AdminPayment {
+function toAdminPayment(row: ProviderPaymentRow, orderNumber: string | null, orderStatus: OrderStatus | null): AdminPayment {
   return {
     id: row.id,
     provider: row.provider,
@@ -33,9 +44,10 @@ function toAdminPayment(row: ProviderPaymentRow, orderNumber: string | null): Ad
     paidAt: row.paidAt.toISOString(),
     via: row.via,
     outcome: row.outcome,
-    refund: row.refund,
+    // A part payment whose order closed without the rest: all of it is owed back.
+    refund: row.outcome === 'part' && orderStatus !== null && isClosedWithoutSale(orderStatus) ? row.amount : row.refund,
     orderNumber,
-    waiting: row.resolvedAt === null && needsAdmin(row),
+    waiting: row.resolvedAt === null && needsAdmin(row, orderStatus),
     resolvedAt: row.resolvedAt?.toISOString() ?? null,
     resolvedBy: row.resolvedBy,
     // Without the attach's claim mark (a nonce that tells its own batch it won).
@@ -55,7 +67,7 @@ export async function listPayments(db: Db, query: z.output<typeof adminPaymentQu
   const where = query.view === 'waiting' ? waitingFilter : undefined;
   const [rows, [total], waiting] = await Promise.all([
     db
-      .select({ payment: providerPayments, orderNumber: orders.number })
+      .select({ payment: providerPayments, orderNumber: orders.number, orderStatus: orders.status })
       .from(providerPayments)
       .leftJoin(orders, eq(orders.id, providerPayments.orderId))
       .where(where)
@@ -66,7 +78,7 @@ export async function listPayments(db: Db, query: z.output<typeof adminPaymentQu
     paymentsWaiting(db),
   ]);
   return {
-    items: rows.map((r) => toAdminPayment(r.payment, r.orderNumber)),
+    items: rows.map((r) => toAdminPayment(r.payment, r.orderNumber, r.orderStatus)),
     page: query.page,
     pageSize: ADMIN_PAYMENTS_PAGE_SIZE,
     total: total?.n ?? 0,
@@ -76,7 +88,7 @@ export async function listPayments(db: Db, query: z.output<typeof adminPaymentQu
 
 async function findPayment(db: Db, id: string) {
   const [row] = await db
-    .select({ payment: providerPayments, orderNumber: orders.number })
+    .select({ payment: providerPayments, orderNumber: orders.number, orderStatus: orders.status })
     .from(providerPayments)
     .leftJoin(orders, eq(orders.id, providerPayments.orderId))
     .where(eq(providerPayments.id, id))
@@ -150,7 +162,7 @@ export async function attachPayment(
     now,
   );
   const after = await findPayment(db, id);
-  return toAdminPayment(after.payment, after.orderNumber);
+  return toAdminPayment(after.payment, after.orderNumber, after.orderStatus);
 }
 
 /** A payment that waited, dealt with (the refund sent, or why nothing is owed): audited, once. */
@@ -161,8 +173,8 @@ export async function resolvePayment(
   body: z.output<typeof resolvePaymentSchema>,
   now = new Date(),
 ): Promise<AdminPayment> {
-  const { payment } = await findPayment(db, id);
-  if (payment.resolvedAt !== null || !needsAdmin(payment)) {
+  const { payment, orderStatus } = await findPayment(db, id);
+  if (payment.resolvedAt !== null || !needsAdmin(payment, orderStatus)) {
     throw new ApiError(409, 'payment_not_waiting', 'This payment does not wait for anyone: nothing to resolve.');
   }
   const resolvedAt = new Date(Math.floor(now.getTime() / 1000) * 1000);
@@ -184,5 +196,5 @@ export async function resolvePayment(
   ]);
   if (!updated[0]) throw paymentChanged();
   const after = await findPayment(db, id);
-  return toAdminPayment(after.payment, after.orderNumber);
+  return toAdminPayment(after.payment, after.orderNumber, after.orderStatus);
 }

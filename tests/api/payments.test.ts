@@ -527,6 +527,24 @@ describe("the admin's payments", () => {
     expect(await again.json()).toMatchObject({ error: { code: 'payment_not_unmatched' } });
   });
 
+  it('lists a part payment whose order expired as owed back, until the rest arrives and pays the order late', async () => {
+    const placed = await placeWithProvider();
+    const { accountNumber } = placed.order.payment!;
+    await pay(accountNumber, 2_000_000);
+    const waitingFor = async () => (await list()).items.find((p) => p.orderNumber === placed.order.number);
+    expect(await waitingFor()).toBeUndefined();
+
+    await makeOverdue(placed.order.number);
+    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: '*/10 * * * *' }), env);
+    expect((await orderRow(placed.order.number)).status).toBe('expired');
+    expect(await waitingFor()).toMatchObject({ outcome: 'part', refund: 2_000_000, waiting: true });
+
+    // The rest lands after all: the order is paid late, and nothing of it is owed back.
+    expect((await pay(accountNumber, placed.order.total - 2_000_000)).webhook).toMatchObject({ outcome: 'late' });
+    expect((await orderRow(placed.order.number)).status).toBe('paid');
+    expect(await waitingFor()).toBeUndefined();
+  });
+
   it('marks a refund sent: audited, off the waiting list; a payment that waits for nothing cannot be resolved', async () => {
     const placed = await placeWithProvider();
     const { accountNumber } = placed.order.payment!;

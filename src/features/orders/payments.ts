@@ -1,3 +1,5 @@
+import { isClosedWithoutSale, type OrderStatus } from './order-status.ts';
+
 /**
  * Payments a provider reports (functions/payments/): the providers the store can use, and what
  * each reported payment did to its order. Pure: the Worker decides, the admin and the order's
@@ -21,7 +23,19 @@ export type PaymentProviderId = (typeof PAYMENT_PROVIDERS)[number];
 export const PAYMENT_OUTCOMES = ['paid', 'part', 'extra', 'late', 'refund', 'unmatched', 'pending'] as const;
 export type PaymentOutcome = (typeof PAYMENT_OUTCOMES)[number];
 
-/** Outcomes an admin must act on: money owed back, or money nobody's order claims. */
-export function needsAdmin(payment: { outcome: PaymentOutcome; refund: number }): boolean {
-  return payment.outcome === 'unmatched' || payment.outcome === 'pending' || payment.refund > 0;
+/**
+ * Payments an admin must act on: money owed back, money nobody's order claims, one left
+ * half-applied, and a part payment whose order closed without the rest (expired or cancelled:
+ * what arrived is owed back, unless the rest comes and pays it late).
+ */
+export function needsAdmin(
+  payment: { outcome: PaymentOutcome; refund: number },
+  orderStatus: OrderStatus | null = null,
+): boolean {
+  return (
+    payment.outcome === 'unmatched' ||
+    payment.outcome === 'pending' ||
+    payment.refund > 0 ||
+    (payment.outcome === 'part' && orderStatus !== null && isClosedWithoutSale(orderStatus))
+  );
 }
