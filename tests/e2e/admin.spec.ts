@@ -153,6 +153,7 @@ const screens = [
   ['new product form', '/admin?tab=products&edit=new'],
   ['product form with variants', '/admin?tab=products&edit=apple-iphone-17'],
   ['subscribers', '/admin?tab=subscribers'],
+  ['payments', '/admin?tab=payments&view=all'],
 ] as const;
 
 for (const theme of ['dark', 'light'] as const) {

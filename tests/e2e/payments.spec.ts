@@ -136,3 +136,43 @@ test('/orders turns an order paid by itself while it is open', async ({ page, db
   await expect(order).toContainText('Paid, being packed');
   await expect(order.getByRole('heading', { name: 'Payment due' })).toHaveCount(0);
 });
+
+test('the admin attaches a payment no order claims to its order, from the Payments tab and the dashboard', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  const email = `unmatched-${Date.now()}@example.com`;
+  const { number } = await orderCharger(page, email);
+  // The shopper paid into an account no order has (an old one, a typo): the stand-in reports it.
+  const stray = await page.request.post('/api/test/paystack/pay', {
+    data: { accountNumber: '9000000077', amountKobo: 6_600_000 },
+  });
+  expect(((await stray.json()) as { webhook: { outcome: string } }).webhook.outcome).toBe('unmatched');
+
+  const admin = await otherBrowser(browser, baseURL);
+  await signIn(admin, ADMIN.email, ADMIN.password);
+  await admin.goto('/admin');
+  const box = admin.getByRole('region', { name: /^Payments to sort out/ });
+  await expect(box).toContainText('no order claims it');
+  await box.getByRole('link', { name: 'Sort them out' }).click();
+  await expect(admin).toHaveURL(/\/admin\?tab=payments$/);
+  const row = admin.getByRole('row').filter({ hasText: 'Account 9000000077' }).first();
+  await expect(row).toContainText('₦66,000');
+  await expect(row).toContainText('no order has this account or reference');
+
+  await row.getByRole('button', { name: 'Attach to order' }).click();
+  const dialog = admin.getByRole('dialog', { name: 'Attach ₦66,000 to an order' });
+  await dialog.getByRole('button', { name: 'Attach' }).click();
+  await expect(dialog.getByLabel('Order number')).toHaveAttribute('aria-invalid', 'true');
+  await dialog.getByLabel('Order number').fill(number);
+  await dialog.getByLabel('How you know').fill('The shopper sent the receipt');
+  await dialog.getByRole('button', { name: 'Attach' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(admin.getByRole('row').filter({ hasText: 'Account 9000000077' })).toHaveCount(0);
+
+  // Attached, it paid the order.
+  await admin.goto(`/admin?tab=orders&order=${number}`);
+  await expect(admin.locator('.admin-order__status')).toContainText('Paid, being packed');
+  await admin.context().close();
+});
