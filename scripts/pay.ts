@@ -36,3 +36,5 @@ if (!response.ok) {
   process.exit(1);
 }
 console.log(JSON.stringify(answer, null, 2));
+
+export {};

@@ -64,7 +64,7 @@ function toPayment(transaction: z.output<typeof transactionSchema>): ReportedPay
 }
 
 /** Hex to bytes; null when it is not an even run of hex digits. */
-function hexBytes(hex: string): Uint8Array | null {
+function hexBytes(hex: string): Uint8Array<ArrayBuffer> | null {
   if (!/^(?:[0-9a-f]{2})+$/i.test(hex)) return null;
   const bytes = new Uint8Array(hex.length / 2);
   for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(hex.slice(2 * i, 2 * i + 2), 16);

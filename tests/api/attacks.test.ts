@@ -191,7 +191,13 @@ async function validBodies(admin: Browser) {
   const { version: orderVersion } = (await (await admin.get(`/admin/orders/${placed.order.number}`)).json()) as {
     version: string;
   };
-  const params = { number: placed.order.number, id, reference: 'TRD-AAAAAAAAAA', deviceId: crypto.randomUUID() };
+  const params = {
+    number: placed.order.number,
+    id,
+    reference: 'TRD-AAAAAAAAAA',
+    deviceId: crypto.randomUUID(),
+    provider: 'paystack',
+  };
   const bodies: Record<string, unknown> = {
     'POST /api/orders': orderRequest(),
     'POST /api/orders/quote': { lines: orderRequest().lines },

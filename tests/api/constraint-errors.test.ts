@@ -39,6 +39,7 @@ function orderValues(overrides: Partial<OrderRow> = {}): OrderRow {
     trackingNote: null,
     tradeInReference: null,
     credit: 0,
+    amountPaid: 0,
     createdAt: now,
     updatedAt: now,
     ...overrides,
