@@ -1,4 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
+import type { D1Queries } from '../platform/d1-session.ts';
 import { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core';
 import { isInStock, type Product } from '../../src/features/catalogue/product.ts';
 import {
@@ -346,7 +347,7 @@ export function productSearchStatements(
 const dialect = new SQLiteAsyncDialect();
 
 /** A drizzle `sql` statement as a D1 prepared statement. */
-export function prepare(d1: D1Database, statement: SQL): D1PreparedStatement {
+export function prepare(d1: D1Queries, statement: SQL): D1PreparedStatement {
   const { sql: text, params } = dialect.sqlToQuery(statement);
   return d1.prepare(text).bind(...params);
 }
@@ -358,7 +359,7 @@ export function prepare(d1: D1Database, statement: SQL): D1PreparedStatement {
  * nearest catalogue words, offered only if that query finds products (one more count).
  */
 export async function searchProductsInD1(
-  d1: D1Database,
+  d1: D1Queries,
   query: ProductQuery,
   span: PageSpan = {},
 ): Promise<{ page: ProductPage; rowsRead: number }> {
@@ -405,7 +406,7 @@ export async function searchProductsInD1(
  * The categories with products on sale, for the listing's filter panel (rendered by the Worker):
  * from the counts kept per category and brand (product_facets), one row per facet, not one per product.
  */
-export async function categoriesOnSale(d1: D1Database): Promise<string[]> {
+export async function categoriesOnSale(d1: D1Queries): Promise<string[]> {
   const { results } = await d1
     .prepare('SELECT DISTINCT category FROM product_facets WHERE products > 0 ORDER BY category')
     .all<{ category: string }>();

@@ -21,7 +21,7 @@ export const products = createRouter()
     const query = parseProductQuery(new URL(c.req.url).searchParams);
     if (!query.success) throw invalidRequest(query.error, 'query');
     // Search, filters, facets and paging in D1 (functions/catalogue/product-search.ts, decision 012).
-    const { page, rowsRead } = await searchProductsInD1(c.env.DB, query.data);
+    const { page, rowsRead } = await searchProductsInD1(c.var.d1, query.data);
     // How many rows D1 read, when the var EXPOSE_D1_ROWS_READ is "true": for the tests and the
     // benchmark only (scripts/bench.mjs sets it for its own server), never set in wrangler.toml.
     const expose = (c.env as Env & { EXPOSE_D1_ROWS_READ?: string }).EXPOSE_D1_ROWS_READ === 'true';

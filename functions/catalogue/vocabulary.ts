@@ -1,3 +1,4 @@
+import type { D1Queries } from '../platform/d1-session.ts';
 import { type Vocabulary, vocabularyOf } from './query-plan.ts';
 
 /**
@@ -18,7 +19,7 @@ export const VOCABULARY_MAX_AGE_MS = 5 * 60_000;
 let cached: { at: number; vocabulary: Promise<Vocabulary> } | undefined;
 
 /** The vocabulary of the products on sale, from the isolate's copy while it is fresher than VOCABULARY_MAX_AGE_MS. */
-export function catalogueVocabulary(d1: D1Database, now = Date.now()): Promise<Vocabulary> {
+export function catalogueVocabulary(d1: D1Queries, now = Date.now()): Promise<Vocabulary> {
   if (cached && now - cached.at < VOCABULARY_MAX_AGE_MS) return cached.vocabulary;
   const vocabulary = readVocabulary(d1);
   cached = { at: now, vocabulary };
@@ -34,7 +35,7 @@ export function forgetVocabulary(): void {
   cached = undefined;
 }
 
-async function readVocabulary(d1: D1Database): Promise<Vocabulary> {
+async function readVocabulary(d1: D1Queries): Promise<Vocabulary> {
   const { results } = await d1.prepare('SELECT term, col FROM products_fts_vocab').all<{ term: string; col: string }>();
   return vocabularyOf(
     results.map((r) => r.term),

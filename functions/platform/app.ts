@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
 import type { Endpoint } from '../../src/lib/api-contract.ts';
 import { openDb, type Db } from './db.ts';
+import { carryBookmark, openSession } from './d1-session.ts';
 import { readConfig, type Config } from '../env.ts';
 import { ApiError, handleError, handleNotFound } from './errors.ts';
 import { API_BASE } from './routing.ts';
@@ -54,7 +55,11 @@ const refuseCrossSiteWrites =
 
 export interface AppEnv {
   Bindings: Env;
-  Variables: { db: Db; config: Config };
+  Variables: {
+    db: Db;
+    config: Config /** The request's D1 session (functions/platform/d1-session.ts); `db` runs in it. */;
+    d1: D1DatabaseSession;
+  };
 }
 
 /** A Hono app with the API's shared middleware and its one error shape. */
@@ -95,8 +100,15 @@ export function createApp({ largeUploads = [], crossSiteWrites = [] }: AppOption
   app.use((c, next) => (c.req.method === 'POST' && largeUploadPaths.includes(c.req.path) ? next() : jsonBodyLimit(c, next)));
   app.use(async (c, next) => {
     c.set('config', readConfig(c.env));
-    c.set('db', openDb(c.env.DB));
+    // One D1 session per request: reads from the nearest replica that has what this browser
+    // last saw; writes and the admin's screens from the primary (functions/platform/d1-session.ts).
+    const session = openSession(c.env.DB, c, {
+      primary: c.req.method !== 'GET' || c.req.path.startsWith(`${API_BASE}/admin/`),
+    });
+    c.set('d1', session);
+    c.set('db', openDb(session));
     await next();
+    carryBookmark(c, session);
   });
   return app;
 }
