@@ -1,6 +1,6 @@
-import { and, asc, eq, max, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Db } from '../platform/db.ts';
-import { orderEvents, orders, type OrderRow } from '../platform/schema.ts';
+import { orders, type OrderRow } from '../platform/schema.ts';
 import type { Config } from '../env.ts';
 import { sameDigest, sha256Hex } from '../platform/crypto.ts';
 import { ApiError } from '../platform/errors.ts';
@@ -61,53 +61,4 @@ export async function findOrderForToken(
     throw new ApiError(404, 'order_not_found', 'We could not find that order for this browser.');
   }
   return expireIfOverdue(db, config, row, now);
-}
-
-export interface PaymentReportAwaitingConfirmation {
-  number: string;
-  customerName: string;
-  email: string;
-  phone: string;
-  /** Kobo: what the bank statement should show, with the number as reference. */
-  total: number;
-  reportedAt: Date;
-  /** Seconds since the shopper reported the transfer. */
-  ageSeconds: number;
-  /** When the order expires and its stock goes back on sale unless an admin confirms the transfer. */
-  expiresAt: Date;
-}
-
-/**
- * Reported transfers nobody has confirmed yet, oldest report first: what the admin
- * dashboard lists so that a person checks the bank statement before the report's hold
- * (PAYMENT_REPORT_HOLD_HOURS) runs out. Overdue ones not yet expired by the cron are
- * included (with an expiresAt in the past).
- */
-export async function paymentReportsAwaitingConfirmation(
-  db: Db,
-  now = new Date(),
-  limit = 200,
-): Promise<PaymentReportAwaitingConfirmation[]> {
-  const reportedAt = max(orderEvents.createdAt);
-  const rows = await db
-    .select({
-      number: orders.number,
-      customerName: orders.customerName,
-      email: orders.email,
-      phone: orders.phone,
-      total: orders.total,
-      expiresAt: orders.expiresAt,
-      reportedAt: sql<number>`${reportedAt}`.mapWith(Number),
-    })
-    .from(orders)
-    .innerJoin(orderEvents, and(eq(orderEvents.orderId, orders.id), eq(orderEvents.toStatus, 'payment_reported')))
-    .where(eq(orders.status, 'payment_reported'))
-    .groupBy(orders.id)
-    .orderBy(asc(reportedAt), asc(orders.number))
-    .limit(limit);
-  return rows.map(({ reportedAt: seconds, ...row }) => ({
-    ...row,
-    reportedAt: new Date(seconds * 1000),
-    ageSeconds: Math.max(0, Math.floor(now.getTime() / 1000) - seconds),
-  }));
 }
