@@ -17,7 +17,7 @@ const WRANGLER = [process.execPath, 'node_modules/wrangler/bin/wrangler.js'] as 
 // tests/api/rate-limit.test.ts covers the limiter itself.
 const LOCAL_ONLY_VARS = [
   ...[
-    'RATE_LIMIT_PLACE_ORDER:1000/60',
+    'RATE_LIMIT_PLACE_ORDER:100000/60',
     'RATE_LIMIT_PAYMENT_REPORT:1000/60',
     'RATE_LIMIT_LOOKUP:1000/60',
     'RATE_LIMIT_QUOTE:10000/60',
