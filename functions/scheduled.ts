@@ -7,6 +7,7 @@ import { expireOverdueOrders } from './orders/expire.ts';
 import { prunePendingSubscribers } from './newsletter/subscriptions.ts';
 import { sweepOrphanPhotos } from './trade-ins/photos.ts';
 import { reconcilePayments } from './payments/reconcile.ts';
+import { logJob } from './platform/request-log.ts';
 
 /**
  * The Worker's cron (wrangler.toml [triggers]): applies payments the provider received whose
@@ -27,7 +28,14 @@ export async function runScheduledJobs(controller: ScheduledController, env: Env
   const swept = await sweepOrphanPhotos(db, env.IMAGES, now);
   await prunePendingSubscribers(db, now);
   await pruneExpiredSessions(db, now);
-  console.log(
-    `Scheduled run ${controller.cron}: ${reconciled.applied} of ${reconciled.listed} provider payments applied by reconciliation${reconciled.failed ? ' (the provider could not be asked)' : ''}; ${expired} orders expired; e-mails ${JSON.stringify(emails)}; ${pruned} rate-limit counters pruned; ${swept} orphan trade-in photos deleted`,
-  );
+  logJob('scheduled', {
+    cron: controller.cron,
+    paymentsReconciled: reconciled.applied,
+    paymentsListed: reconciled.listed,
+    ...(reconciled.failed ? { providerUnreachable: true } : {}),
+    ordersExpired: expired,
+    emails,
+    rateLimitCountersPruned: pruned,
+    orphanPhotosDeleted: swept,
+  });
 }

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { orderApi } from '../../src/features/orders/order-api.ts';
+import { noteReference } from '../platform/request-log.ts';
 import type { AppEnv } from '../platform/app.ts';
 import { deliverEmailsLater } from '../platform/outbox.ts';
 import { reply } from '../platform/reply.ts';
@@ -12,6 +13,7 @@ import type { PlacedOrderResult } from './place.ts';
  * placedOrderSchema, so both routers reply through this one function.
  */
 export function replyPlaced(c: Context<AppEnv>, placed: PlacedOrderResult) {
+  noteReference(c, placed.order.number);
   if (placed.created) deliverEmailsLater(c);
   const body = { order: placed.order, accessToken: placed.accessToken };
   return reply(c, orderApi.place, body, placed.created ? 201 : 200, { 'cache-control': 'no-store' });

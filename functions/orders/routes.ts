@@ -13,6 +13,7 @@ import { createRouter, type AppEnv } from '../platform/app.ts';
 import { ApiError } from '../platform/errors.ts';
 import { rateLimit } from '../platform/rate-limit.ts';
 import { reply } from '../platform/reply.ts';
+import { noteReference } from '../platform/request-log.ts';
 import { validate } from '../platform/validate.ts';
 import { z } from 'zod';
 import { at } from '../platform/routing.ts';
@@ -58,6 +59,7 @@ export const ordersRoute = createRouter()
   // A guest's tracking lookup by order number and checkout e-mail (a POST keeps the e-mail out of URLs and logs).
   .post(at(ORDERS_BASE, orderApi.lookup), limited.lookup, validate('json', orderApi.lookup.body), async (c) => {
     const { number, email } = c.req.valid('json');
+    noteReference(c, number);
     const order = await findGuestOrder(c.var.db, c.var.config, number, email);
     return reply(c, orderApi.lookup, { order: await loadOrderView(c.var.db, c.var.config, order) }, 200, PRIVATE);
   })

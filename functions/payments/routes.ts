@@ -5,6 +5,7 @@ import { type AppEnv, createRouter } from '../platform/app.ts';
 import { ApiError } from '../platform/errors.ts';
 import { orders, paymentAccounts } from '../platform/schema.ts';
 import { reply } from '../platform/reply.ts';
+import { noteReference } from '../platform/request-log.ts';
 import { at } from '../platform/routing.ts';
 import { validate } from '../platform/validate.ts';
 import { applyProviderPayment } from './apply.ts';
@@ -40,6 +41,7 @@ async function receiveWebhook(c: Context<AppEnv>, provider: 'paystack', request:
   const payment = configured.paymentIn(body);
   if (!payment) return { received: true as const, ignored: true };
   const applied = await applyProviderPayment(c.var.db, c.var.config, provider, payment, 'webhook');
+  if (applied.orderNumber) noteReference(c, applied.orderNumber);
   return { received: true as const, duplicate: applied.duplicate, outcome: applied.outcome };
 }
 

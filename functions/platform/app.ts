@@ -4,6 +4,7 @@ import { secureHeaders } from 'hono/secure-headers';
 import type { Endpoint } from '../../src/lib/api-contract.ts';
 import { openDb, type Db } from './db.ts';
 import { carryBookmark, openSession } from './d1-session.ts';
+import { requestLog } from './request-log.ts';
 import { readConfig, type Config } from '../env.ts';
 import { ApiError, handleError, handleNotFound } from './errors.ts';
 import { API_BASE } from './routing.ts';
@@ -57,8 +58,11 @@ export interface AppEnv {
   Bindings: Env;
   Variables: {
     db: Db;
-    config: Config /** The request's D1 session (functions/platform/d1-session.ts); `db` runs in it. */;
+    config: Config;
+    /** The request's D1 session (functions/platform/d1-session.ts); `db` runs in it. */
     d1: D1DatabaseSession;
+    /** The order or trade-in the request concerned, for its log line (functions/platform/request-log.ts). */
+    reference?: string;
   };
 }
 
@@ -72,6 +76,8 @@ export function createApp({ largeUploads = [], crossSiteWrites = [] }: AppOption
   const app = new Hono<AppEnv>().basePath(API_BASE);
   app.onError(handleError);
   app.notFound(handleNotFound);
+  // First, so it times and sees every answer, refusals and errors included (functions/platform/request-log.ts).
+  app.use(requestLog());
   // The pages' headers (functions/platform/security-headers.ts), and a CSP under which an answer
   // opened in a tab loads and runs nothing. HSTS is added by the Worker, over https only.
   app.use(

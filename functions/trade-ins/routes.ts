@@ -8,6 +8,7 @@ import { createRouter, type AppEnv } from '../platform/app.ts';
 import { invalidRequest } from '../platform/errors.ts';
 import { rateLimit } from '../platform/rate-limit.ts';
 import { reply } from '../platform/reply.ts';
+import { noteReference } from '../platform/request-log.ts';
 import { validate } from '../platform/validate.ts';
 import { findForRequester } from './find.ts';
 import { placeSwapOrder } from './order.ts';
@@ -44,11 +45,13 @@ export const tradeInsRoute = createRouter()
     if (!parsed.success) throw invalidRequest(parsed.error);
     const user = await sessionUser(c);
     const tradeIn = await submitTradeIn(c.var.db, c.env.IMAGES, c.var.config, parsed.data, photos, user?.id ?? null);
+    noteReference(c, tradeIn.reference);
     deliverEmailsLater(c);
     return reply(c, tradeInApi.submit, { tradeIn }, 201, PRIVATE);
   })
   .post(at(TRADE_INS_BASE, tradeInApi.lookup), limited.lookup, validate('json', tradeInApi.lookup.body), async (c) => {
     const { reference, email } = c.req.valid('json');
+    noteReference(c, reference);
     const row = await findForRequester(c.var.db, reference, { email });
     return reply(c, tradeInApi.lookup, { tradeIn: await loadTradeInView(c.var.db, row) }, 200, PRIVATE);
   })
