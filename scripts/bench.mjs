@@ -24,6 +24,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import { installability, printInstallability } from './bench/installable.mjs';
 import { loadRun, printLoad } from './bench/load.mjs';
 import { printWrites, writeRun } from './bench/writes.mjs';
+import { describeSize, workerSize } from './worker-size.ts';
 import { measurePages, PAGE_SETTINGS, printPages, TARGETS } from './bench/pages.mjs';
 import { prepareScaleDb, printScale, SCALE_PERSIST_DIR, SCALE_PRODUCTS, scaleChecks, scaleRun } from './bench/scale.mjs';
 import { freePort, setUpD1, startStore } from './store-server.ts';
@@ -168,6 +169,9 @@ async function main() {
     const lighthouseVersion = results[0]?.lighthouseVersion ?? null;
     if (results.length) printPages(results);
     if (install) printInstallability(install);
+    // Does the build still deploy, and within its size budget (wrangler deploy --dry-run)?
+    const size = workerSize(BUILD_DIR);
+    console.log(`\n${size.pass ? 'PASS' : 'MISS'} ${describeSize(size)}`);
     if (load) printLoad(load);
     if (writes) printWrites(writes);
     if (scale) printScale(scale);
@@ -177,6 +181,7 @@ async function main() {
       (install?.installable ?? true) &&
       (load?.checks ?? []).every((c) => c.pass) &&
       (writes?.checks ?? []).every((c) => c.pass) &&
+      size.pass &&
       (scale?.checks ?? []).every((c) => c.pass);
     const date = new Date()
       .toISOString()
@@ -197,6 +202,7 @@ async function main() {
           installability: install,
           apiLoad: load,
           writes,
+          workerSize: size,
           scale,
         },
         null,
