@@ -7,7 +7,8 @@
  *      ones are listed with what is off without them;
  *   5. applies pending migrations to the remote D1, before the new Worker goes live (each
  *      migration only adds: the Worker running now keeps working on the migrated database);
- *   6. checks the upload size (scripts/worker-size.ts), then deploys.
+ *   6. adds the catalogue's products the database does not have (new products only);
+ *   7. checks the upload size (scripts/worker-size.ts), then deploys.
  * `--dry-run` runs it with no Cloudflare account: it prints each step and the command it would
  * run, builds, and runs `wrangler deploy --dry-run` for real (the bundle and its size).
  *
@@ -19,6 +20,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { catalogueSeedSql } from '../functions/catalogue/seed-rows.ts';
+import { readCatalogueFromDisk } from './catalogue-files.ts';
 import { describeSize, workerSize } from './worker-size.ts';
 
 const args = process.argv.slice(2);
@@ -124,6 +127,15 @@ const migrations = readdirSync('migrations').filter((f) => f.endsWith('.sql'));
 console.log(`   ${migrations.length} in migrations/ (newest ${migrations.at(-1)}); D1 applies only those it has not recorded`);
 // The build's config is already the environment's (CLOUDFLARE_ENV at build time).
 wrangler(['d1', 'migrations', 'apply', TARGET.database, '--remote', '--config', configFile]);
+
+say("Catalogue: add the data files' products the database does not have yet");
+// New products only, as `npm run db:seed` does locally: a product already in D1 keeps what an
+// admin made of it (decision 002). Syncing changed fields of existing products is open (issue 25).
+const products = readCatalogueFromDisk();
+const seedFile = `${TARGET.buildDir}/catalogue-seed.sql`;
+writeFileSync(seedFile, catalogueSeedSql(products).join('\n'));
+console.log(`   ${products.length} products in src/data/products/, inserted where missing`);
+wrangler(['d1', 'execute', TARGET.database, '--remote', '--config', configFile, '--file', seedFile]);
 
 say('Upload size and deploy');
 const size = workerSize(TARGET.buildDir);
