@@ -131,7 +131,7 @@ const configSchema = z.object({
   EMAIL_API_KEY: optional,
   EMAIL_FROM: z.string().trim().min(3).default('GTS Electronics <orders@gts.ng>'),
   /**
-   * Paystack (functions/payments/, decision 025): the secret key (`wrangler secret put
+   * Paystack (functions/payments/, decision 023): the secret key (`wrangler secret put
    * PAYSTACK_SECRET_KEY`). Set, each order gets its own account and Paystack's signed webhook
    * confirms the transfer; unset, shoppers pay into the shared account above and an admin confirms.
    */

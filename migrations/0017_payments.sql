@@ -1,4 +1,4 @@
--- Transfers that confirm themselves (docs/decisions/025-payments-confirm-themselves.md): the account a
+-- Transfers that confirm themselves (docs/decisions/023-payments-confirm-themselves.md): the account a
 -- payment provider opens for an order, every payment it reports (once: provider + event id), and
 -- what the provider says arrived for each order. Written by drizzle-kit from functions/platform/schema.ts.
 CREATE TABLE `payment_accounts` (

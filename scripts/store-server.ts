@@ -34,7 +34,7 @@ const LOCAL_ONLY_VARS = [
     'MAX_UNPAID_SHARE_PER_PRODUCT:1',
   ].flatMap((v) => ['--var', v]),
   // Payments confirm themselves against the offline stand-in of Paystack (functions/payments/,
-  // decision 025): each order gets its own account; `npm run pay` or POST /api/test/paystack/pay pays it.
+  // decision 023): each order gets its own account; `npm run pay` or POST /api/test/paystack/pay pays it.
   '--var',
   'PAYMENTS_STANDIN:true',
   // A fixed, non-secret session key for local test servers only (production: `wrangler secret put AUTH_SECRET`).

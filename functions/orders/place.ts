@@ -176,7 +176,7 @@ async function place(
     quantity: l.quantity,
     lineTotal: l.lineTotal,
   }));
-  // With a payment provider, the order's own account (decision 025); without one, or when the
+  // With a payment provider, the order's own account (decision 023); without one, or when the
   // provider cannot open one now, the shared account and a person's confirmation, as before.
   const account = await openPaymentAccount(config, row, now);
   const view = toOrderView(row, lineRows, [{ toStatus: row.status, createdAt: now }], config, account);

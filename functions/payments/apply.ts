@@ -20,7 +20,7 @@ import type { ReportedPayment } from './provider.ts';
 
 /**
  * A payment the provider reported (its webhook, or the reconciliation job), applied once
- * (decision 025):
+ * (decision 023):
  *  1. matched to its order by the account it was paid into, else by its reference;
  *  2. recorded and added to the order's `amount_paid_kobo` in one batch, the addition guarded by
  *     the record's own id, so of two deliveries of one event (unique `(provider, event_id)`)

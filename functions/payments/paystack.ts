@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { type OpenedAccount, type OrderToPay, type PaymentProvider, ProviderError, type ReportedPayment } from './provider.ts';
 
 /**
- * Paystack (decision 025), as its API reference documents it:
+ * Paystack (decision 023), as its API reference documents it:
  * - an order's own account: "Pay with Transfer" through the Charge API, `POST /charge` with
  *   `bank_transfer.account_expires_at`, our order number as the reference; the answer holds the
  *   account number, account name and bank (`status: "pending_bank_transfer"`);

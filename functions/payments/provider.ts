@@ -1,7 +1,7 @@
 import type { PaymentProviderId } from '../../src/features/orders/payments.ts';
 
 /**
- * A payment provider as the store uses it (decision 025): open a bank account for one order,
+ * A payment provider as the store uses it (decision 023): open a bank account for one order,
  * tell its webhook deliveries from forgeries, read the payment a delivery reports, and list the
  * payments it received (for the reconciliation job). One real implementation, Paystack
  * (paystack.ts); `npm start` and the tests run the same code against an offline stand-in of

@@ -6,7 +6,7 @@ import type { PaymentProvider } from './provider.ts';
 /**
  * The payment provider this Worker is configured with, if any: Paystack with its secret key, or
  * the same adapter against the offline stand-in (PAYMENTS_STANDIN). None: the shared account and
- * an admin's confirmation, as before (decision 025).
+ * an admin's confirmation, as before (decision 023).
  */
 export function paymentProvider(config: Config): PaymentProvider | undefined {
   if (config.PAYMENTS_STANDIN) {

@@ -7,7 +7,7 @@ import { ProviderError } from './provider.ts';
 import { paymentProvider } from './providers.ts';
 
 /**
- * Reconciliation (the cron, decision 025): asks the provider for the payments it received in the
+ * Reconciliation (the cron, decision 023): asks the provider for the payments it received in the
  * last RECONCILE_HOURS and applies those the store has not recorded, exactly as a webhook would
  * (functions/payments/apply.ts): a delivery lost on the way (the Worker down, a network fault,
  * more than Paystack's 72 hours of retries) still pays its order. Already-recorded payments are

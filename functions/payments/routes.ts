@@ -17,7 +17,7 @@ export const PAYMENTS_BASE = '/api/payments';
 export const PAYSTACK_STANDIN_BASE = '/api/test/paystack';
 
 /**
- * A provider's webhook delivery (decision 025): the signature is checked over the raw bytes, in
+ * A provider's webhook delivery (decision 023): the signature is checked over the raw bytes, in
  * constant time, before anything is parsed (a forged or altered delivery is a 401 and reads
  * nothing); then the payment it reports is applied once (functions/payments/apply.ts). Any
  * other event is acknowledged and ignored. Providers retry anything but a 2xx, so a delivery

@@ -3,7 +3,7 @@ import { getCookie, setCookie } from 'hono/cookie';
 
 /**
  * Reads from the nearest replica, and a shopper's own writes always seen (D1's Sessions API;
- * docs/decisions/026-reads-from-the-nearest-replica.md). Each API request runs its queries in
+ * docs/decisions/024-reads-from-the-nearest-replica.md). Each API request runs its queries in
  * one D1 session:
  * - it starts from the newest bookmark the browser brought (the `gts_d1` cookie, or the
  *   `x-d1-bookmark` header a script sends): a replica at least as new as what this browser last

@@ -4,7 +4,7 @@ import { api, postJson } from './client.ts';
 import { orderRequest } from './orders-helpers.ts';
 
 /**
- * Reads from the nearest replica (decision 026, functions/platform/d1-session.ts): every API
+ * Reads from the nearest replica (decision 024, functions/platform/d1-session.ts): every API
  * answer hands the browser its D1 session's bookmark (a header and a cookie); the next request
  * starts from the newest one it brings, so what a shopper wrote or read is never missing from
  * what they read next. Locally there is one database and no replica: these tests prove the

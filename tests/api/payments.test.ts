@@ -18,7 +18,7 @@ import { emailsOf, eventsOf, line, makeOverdue, orderRequest, orderRow, setStock
 import { envWith } from './with-env.ts';
 
 /**
- * Transfers that confirm themselves (decision 025): orders placed with a payment provider get
+ * Transfers that confirm themselves (decision 023): orders placed with a payment provider get
  * their own account; the provider's signed webhook pays them. The provider here is the real
  * Paystack adapter against the offline stand-in of its API (PAYMENTS_STANDIN), so the signed
  * deliveries below are exactly what Paystack would send.

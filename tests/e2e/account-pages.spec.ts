@@ -64,7 +64,7 @@ test('a signed-in shopper checks out with their saved details, then finds the or
   await expect(badge).toHaveAttribute('data-tone', 'yellow');
   await expect(order.getByRole('heading', { name: 'Payment due' })).toBeVisible();
   await expect(order.locator('[data-field="Reference"]')).toHaveText(reference);
-  // The order's own account from the payment provider (the offline stand-in here: decision 025).
+  // The order's own account from the payment provider (the offline stand-in here: decision 023).
   await expect(order.locator('[data-field="Bank"]')).toHaveText('Wema Bank (stand-in)');
   await expect(order.locator('[data-field="Account number"]')).toHaveText(/^\d{10}$/);
   await expect(order.locator('[data-field="Account number"]')).not.toHaveText('3081726354');

@@ -80,7 +80,7 @@ test('a shopper checks out by bank transfer, reports the payment and tracks the 
   const reference = (await dialog.locator('[data-field="Reference"]').textContent())!;
   expect(reference).toMatch(/^GTS-[0-9A-Z]{10}$/);
   await expect(dialog.locator('[data-field="Amount"]')).toHaveText('₦130,500');
-  // The order's own account from the payment provider (the offline stand-in here: decision 025).
+  // The order's own account from the payment provider (the offline stand-in here: decision 023).
   await expect(dialog.locator('[data-field="Bank"]')).toHaveText('Wema Bank (stand-in)');
   await expect(dialog.locator('[data-field="Account name"]')).toHaveText('GTS Electronics Checkout');
   const [account] = db.query<{ n: string }>(

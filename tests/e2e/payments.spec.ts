@@ -5,7 +5,7 @@ import { otherBrowser } from './contexts.ts';
 import { islandsHydrated } from './islands.ts';
 
 /**
- * Transfers that confirm themselves (decision 025): the test servers run the real Paystack
+ * Transfers that confirm themselves (decision 023): the test servers run the real Paystack
  * adapter against its offline stand-in (PAYMENTS_STANDIN, scripts/store-server.ts). A shopper's
  * order gets its own account; the stand-in "pays" it by sending the signed webhook, as Paystack
  * would; the payment step, /track and the admin's order turn paid with nobody pressing Confirm.

@@ -6,7 +6,7 @@ import { isClosedWithoutSale, type OrderStatus } from './order-status.ts';
  * pages read these words.
  */
 
-/** Payment providers with an implementation (decision 025). */
+/** Payment providers with an implementation (decision 023). */
 export const PAYMENT_PROVIDERS = ['paystack'] as const;
 export type PaymentProviderId = (typeof PAYMENT_PROVIDERS)[number];
 
