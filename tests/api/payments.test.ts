@@ -333,6 +333,11 @@ describe('the signed webhook', () => {
     expect(await countPayments()).toBe(before);
   });
 
+  it('refuses to start the stand-in anywhere but a local address: a deployed store with it would give goods away', () => {
+    expect(() => readConfig(envWith({ PAYMENTS_STANDIN: 'true', SITE_URL: 'https://gts.ng' }))).toThrow(/PAYMENTS_STANDIN/);
+    expect(readConfig(envWith({ PAYMENTS_STANDIN: 'true', SITE_URL: 'http://127.0.0.1:8787' })).PAYMENTS_STANDIN).toBe(true);
+  });
+
   it('is not there without a provider, nor is the stand-in', async () => {
     const body = chargeSuccess('9000000003', 100);
     const response = await call(
