@@ -7,4 +7,6 @@ export interface SeoProps {
   type?: 'website' | 'product';
   noindex?: boolean;
   jsonLd?: Record<string, unknown>;
+  /** The page's canonical path and query (a listing's: /products?category=laptops); by default its path alone. */
+  canonical?: string;
 }

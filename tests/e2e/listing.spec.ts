@@ -262,3 +262,20 @@ test('two product cards per row on a phone @phone', async ({ page }) => {
   }
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
 });
+
+test('a listing is titled and canonical by what it shows, in the HTML the Worker sends', async ({ page }) => {
+  for (const [path, title, heading] of [
+    ['/products?category=laptops', 'Laptops | GTS', 'Laptops'],
+    ['/products?q=iphone', 'Search: iphone | GTS', 'Search: iphone'],
+    ['/products?brand=Apple', 'Apple products | GTS', 'Apple products'],
+    ['/products', 'All products | GTS', 'Products'],
+  ] as const) {
+    // The Worker's HTML itself (what search engines and link previews read), before any script.
+    const html = await (await page.request.get(path)).text();
+    expect(html, path).toContain(`<title>${title}</title>`);
+    expect(html, path).toMatch(new RegExp(`<link rel="canonical" href="https?://[^"]+${path.replace('?', '\\?')}"`));
+    await page.goto(path);
+    await expect(page).toHaveTitle(title);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
+  }
+});

@@ -4,6 +4,7 @@ import {
   FORM_MARKER,
   formatNairaText,
   listingHref,
+  listingTitle,
   MAX_LISTING_PAGES,
   parseNairaText,
   priceRangeProblem,
@@ -85,5 +86,20 @@ describe('price boxes', () => {
   it('say when the max is below the min', () => {
     expect(priceRangeProblem(100, 100)).toBeUndefined();
     expect(priceRangeProblem(500_000, 100_000)).toMatch(/₦100,000.*₦500,000/);
+  });
+});
+
+describe('listingTitle', () => {
+  const q = (over: Partial<{ q: string; category: string[]; brand: string[] }>) => ({ q: '', category: [], brand: [], ...over });
+  it('titles a listing by what it shows', () => {
+    expect(listingTitle(q({}))).toBe('All products');
+    expect(listingTitle(q({ category: ['laptops'] }))).toBe('Laptops');
+    expect(listingTitle(q({ category: ['games'] }))).toBe('Video Games');
+    expect(listingTitle(q({ brand: ['Apple'] }))).toBe('Apple products');
+    expect(listingTitle(q({ category: ['phones'], brand: ['Samsung'] }))).toBe('Samsung Phones');
+    expect(listingTitle(q({ q: ' iphone ', category: ['phones'] }))).toBe('Search: iphone');
+    // Wider than one category or one brand: all products.
+    expect(listingTitle(q({ category: ['phones', 'tvs'] }))).toBe('All products');
+    expect(listingTitle(q({ brand: ['Apple', 'Samsung'] }))).toBe('All products');
   });
 });

@@ -1,4 +1,5 @@
 import { formatNaira, wholeNairaToKobo } from '../../lib/money.ts';
+import { CATEGORIES } from './categories.ts';
 import {
   DEFAULT_QUERY,
   defaultSort,
@@ -106,6 +107,22 @@ const LABELS: Record<ListingField, string> = {
 export function listingHref(query: Partial<ProductQuery>): string {
   const params = productQueryToParams(query, { withPage: true }).toString();
   return params ? `/products?${params}` : '/products';
+}
+
+/**
+ * What a listing is titled by (its <title>, before "| GTS", and its heading): what it shows. A
+ * search by its words, one category by its name, one brand by its name, both together;
+ * anything wider is all products. Filters on price, sort and page do not change it.
+ */
+export function listingTitle(query: Pick<ProductQuery, 'q' | 'category' | 'brand'>): string {
+  const q = query.q.trim();
+  if (q) return `Search: ${q}`;
+  const category = query.category.length === 1 ? CATEGORIES.find((c) => c.id === query.category[0]) : undefined;
+  const brand = query.brand.length === 1 ? query.brand[0] : undefined;
+  if (category && brand) return `${brand} ${category.label}`;
+  if (category) return category.label;
+  if (brand) return `${brand} products`;
+  return 'All products';
 }
 
 /**
