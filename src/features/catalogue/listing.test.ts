@@ -10,7 +10,7 @@ import {
   priceRangeProblem,
   readListing,
 } from './listing.ts';
-import { DEFAULT_QUERY } from './search.ts';
+import { DEFAULT_QUERY, type ProductQuery } from './search.ts';
 
 describe('readListing: the listing URL as a page reads it', () => {
   it('reads the same parameters as the API, page as the number of pages shown', () => {
@@ -90,7 +90,12 @@ describe('price boxes', () => {
 });
 
 describe('listingTitle', () => {
-  const q = (over: Partial<{ q: string; category: string[]; brand: string[] }>) => ({ q: '', category: [], brand: [], ...over });
+  const q = (over: Partial<Pick<ProductQuery, 'q' | 'category' | 'brand'>>) => ({
+    q: '',
+    category: [] as ProductQuery['category'],
+    brand: [] as ProductQuery['brand'],
+    ...over,
+  });
   it('titles a listing by what it shows', () => {
     expect(listingTitle(q({}))).toBe('All products');
     expect(listingTitle(q({ category: ['laptops'] }))).toBe('Laptops');
