@@ -1,4 +1,5 @@
 import { handle } from '@astrojs/cloudflare/handler';
+import { productIdOfPagePath, serveProductPage } from './catalogue/product-pages.ts';
 import { isUploadedImagePath, serveUploadedImage } from './catalogue/uploads.ts';
 import { api } from './index.ts';
 import { HSTS, PAGE_CSP_HEADER, PAGE_SECURITY_HEADERS } from './platform/security-headers.ts';
@@ -10,9 +11,11 @@ import { drainReader } from './platform/drain.ts';
  * Worker runs (with the headers of public/_headers); what reaches it is /api/* (the
  * Hono app, which sets its own security headers) and paths with no file, which the
  * Astro adapter answers from D1: the listing (/products, every filter in its URL), the
- * cart (/cart, with lines added without JavaScript) and POST /cart/add, /product/{id}
- * for a product added after the build, and the 404 page (the home content) for the rest.
- * Images admins uploaded (/images/uploads/*) come from R2 (functions/catalogue/uploads.ts).
+ * cart (/cart, with lines added without JavaScript) and POST /cart/add, and the 404 page
+ * (the home content) for the rest. Product pages (/product/*) reach it first (wrangler.toml
+ * `run_worker_first`): the pre-rendered page while D1 agrees with it, else rendered from D1
+ * (functions/catalogue/product-pages.ts). Images admins uploaded (/images/uploads/*) come
+ * from R2 (functions/catalogue/uploads.ts).
  */
 export default {
   async fetch(request, env, ctx) {
@@ -22,7 +25,10 @@ export default {
         return withTransportSecurity(request, await api.fetch(request, env, ctx));
       // Admins' uploaded images live in R2, not among the static assets (functions/catalogue/uploads.ts).
       if (isUploadedImagePath(pathname)) return withTransportSecurity(request, await serveUploadedImage(request, env.IMAGES));
-      return withPageSecurityHeaders(request, await handle(request, env, ctx));
+      const render = () => handle(request, env, ctx);
+      const productId = request.method === 'GET' || request.method === 'HEAD' ? productIdOfPagePath(pathname) : undefined;
+      if (productId) return withPageSecurityHeaders(request, await serveProductPage(request, env, productId, render));
+      return withPageSecurityHeaders(request, await render());
     } finally {
       await drainUnreadBody(request);
     }

@@ -7,10 +7,12 @@
  *      ones are listed with what is off without them;
  *   5. applies pending migrations to the remote D1, before the new Worker goes live (each
  *      migration only adds: the Worker running now keeps working on the migrated database);
- *   6. adds the catalogue's products the database does not have (new products only);
+ *   6. brings the data files' changes into D1 field by field (scripts/catalogue/sync.ts): new
+ *      products added, changed fields applied unless an admin changed them too (listed instead);
  *   7. checks the upload size (scripts/worker-size.ts), then deploys.
  * `--dry-run` runs it with no Cloudflare account: it prints each step and the command it would
- * run, builds, and runs `wrangler deploy --dry-run` for real (the bundle and its size).
+ * run, builds, plans the catalogue sync (against the local D1, or the deployed one read-only when
+ * CLOUDFLARE_API_TOKEN is set) and runs `wrangler deploy --dry-run` for real (the bundle and its size).
  *
  *   npm run deploy                       (production: gts-store, D1 "gts", bucket "gts-images")
  *   npm run deploy -- --env staging      (staging: wrangler.toml [env.staging])
@@ -20,8 +22,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { catalogueSeedSql } from '../functions/catalogue/seed-rows.ts';
+import { type D1Catalogue, describeSync, planCatalogueSync, readD1Catalogue, syncSql } from './catalogue/sync.ts';
 import { readCatalogueFromDisk } from './catalogue-files.ts';
+import { runFile, type Target } from './db/d1.ts';
 import { describeSize, workerSize } from './worker-size.ts';
 
 const args = process.argv.slice(2);
@@ -128,14 +131,32 @@ console.log(`   ${migrations.length} in migrations/ (newest ${migrations.at(-1)}
 // The build's config is already the environment's (CLOUDFLARE_ENV at build time).
 wrangler(['d1', 'migrations', 'apply', TARGET.database, '--remote', '--config', configFile]);
 
-say("Catalogue: add the data files' products the database does not have yet");
-// New products only, as `npm run db:seed` does locally: a product already in D1 keeps what an
-// admin made of it (decision 002). Syncing changed fields of existing products is open (issue 25).
+say("Catalogue: bring the data files' changes into D1, field by field");
+// scripts/catalogue/sync.ts: new products added, fields changed in the files since the last
+// deploy applied unless an admin changed the same field (then listed as a conflict, not applied).
 const products = readCatalogueFromDisk();
-const seedFile = `${TARGET.buildDir}/catalogue-seed.sql`;
-writeFileSync(seedFile, catalogueSeedSql(products).join('\n'));
-console.log(`   ${products.length} products in src/data/products/, inserted where missing`);
-wrangler(['d1', 'execute', TARGET.database, '--remote', '--config', configFile, '--file', seedFile]);
+const remote: Target = { remote: true, persistDir: '', config: configFile };
+const local: Target = { remote: false, persistDir: process.env.D1_PERSIST_DIR ?? '.wrangler/state' };
+// A dry run has no account to read the deployed D1 with, unless CLOUDFLARE_API_TOKEN is set
+// (it only reads): it plans against the local D1 instead, and says so.
+const readFrom = !dryRun || process.env.CLOUDFLARE_API_TOKEN ? remote : local;
+let d1: D1Catalogue;
+try {
+  d1 = readD1Catalogue(readFrom);
+} catch (error) {
+  if (!dryRun || readFrom.remote) throw error;
+  d1 = { products: new Map(), synced: new Map() };
+  console.log(`   (the local D1 at ${local.persistDir} could not be read: planned as for a new database)`);
+}
+if (readFrom === local)
+  console.log(`   planned against the local D1 at ${local.persistDir} (a dry run does not reach Cloudflare)`);
+const sync = planCatalogueSync(products, d1);
+console.log(`   ${products.length} products in src/data/products/`);
+for (const line of describeSync(sync, { dryRun })) console.log(line);
+const syncFile = `${TARGET.buildDir}/catalogue-sync.sql`;
+writeFileSync(syncFile, syncSql(sync).join('\n'));
+plan(['d1', 'execute', TARGET.database, '--remote', '--config', configFile, '--file', syncFile]);
+if (!dryRun) runFile(remote, syncFile);
 
 say('Upload size and deploy');
 const size = workerSize(TARGET.buildDir);

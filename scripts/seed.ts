@@ -1,22 +1,21 @@
 /**
- * Loads the catalogue into the local D1: `npm run db:seed` (new products only) or
- * `npm run db:seed -- --reset` (the data files overwrite catalogue products).
+ * Brings the catalogue's data files into the local D1, field by field (scripts/catalogue/sync.ts):
+ *   npm run db:seed                  new products added, changed fields applied, conflicts listed
+ *   npm run db:seed -- --dry-run     only says what it would do
+ *   npm run db:seed -- --reset       the data files overwrite every catalogue field (stock too)
  * D1_PERSIST_DIR points it at another local database (the browser tests use one).
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { hashPassword } from '../functions/accounts/password.ts';
 import { catalogueSeedSql } from '../functions/catalogue/seed-rows.ts';
+import { describeSync, planCatalogueSync, readD1Catalogue, recordAllSql, syncSql } from './catalogue/sync.ts';
 import { readCatalogueFromDisk } from './catalogue-files.ts';
-
-// The project's wrangler on this same Node (22), also when run outside `npm run`,
-// where `wrangler` on PATH would start on the system's Node 20 and refuse.
-const WRANGLER = [process.execPath, 'node_modules/wrangler/bin/wrangler.js'] as const;
+import { runFile, type Target } from './db/d1.ts';
 
 const reset = process.argv.includes('--reset');
+const dryRun = process.argv.includes('--dry-run');
 const products = readCatalogueFromDisk();
-mkdirSync('.wrangler', { recursive: true });
-const file = '.wrangler/seed.sql';
+const target: Target = { remote: false, persistDir: process.env.D1_PERSIST_DIR ?? '.wrangler/state' };
 
 /**
  * LOCAL DEVELOPMENT ONLY: one admin account, so the admin pages can be tried at once. This
@@ -27,16 +26,20 @@ const LOCAL_ADMIN = { email: 'admin@gts.local', password: 'gts-local-admin-2026'
 const sqlText = (text: string) => `'${text.replaceAll("'", "''")}'`;
 const adminSql = `INSERT INTO users (id, email, name, role, password_hash, email_verified) VALUES (${sqlText(crypto.randomUUID())}, ${sqlText(LOCAL_ADMIN.email)}, 'Local Admin', 'admin', ${sqlText(await hashPassword(LOCAL_ADMIN.password))}, ${Date.now()}) ON CONFLICT(email) DO UPDATE SET role = 'admin';`;
 
-writeFileSync(file, [...catalogueSeedSql(products, { reset }), adminSql].join('\n'));
-
-const persist = ['--persist-to', process.env.D1_PERSIST_DIR ?? '.wrangler/state'];
-execFileSync(
-  WRANGLER[0],
-  [WRANGLER[1], 'd1', 'execute', 'DB', '--local', '--config', 'wrangler.toml', '--file', file, ...persist],
-  {
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
-  },
-);
-console.log(`Seeded ${products.length} catalogue products into the local D1${reset ? ' (reset)' : ''}.`);
-console.log(`Local admin (this machine's D1 only): ${LOCAL_ADMIN.email} / ${LOCAL_ADMIN.password}`);
+let statements: string[];
+if (reset) {
+  statements = [...catalogueSeedSql(products, { reset }), ...recordAllSql(products)];
+  console.log(`The data files' ${products.length} products overwrite the local D1's (reset).`);
+} else {
+  const plan = planCatalogueSync(products, readD1Catalogue(target));
+  statements = syncSql(plan);
+  console.log(`Catalogue: ${products.length} products in src/data/products/ → the local D1${dryRun ? ' (dry run)' : ''}`);
+  for (const line of describeSync(plan, { dryRun })) console.log(line);
+}
+if (!dryRun) {
+  mkdirSync('.wrangler', { recursive: true });
+  const file = '.wrangler/seed.sql';
+  writeFileSync(file, [...statements, adminSql].join('\n'));
+  runFile(target, file);
+  console.log(`Local admin (this machine's D1 only): ${LOCAL_ADMIN.email} / ${LOCAL_ADMIN.password}`);
+}

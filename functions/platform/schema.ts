@@ -157,6 +157,25 @@ export const productVariants = sqliteTable(
 );
 
 /**
+ * What the catalogue's data files said of each synced field at the last sync (`npm run deploy`,
+ * `npm run db:seed`; scripts/catalogue/sync.ts, docs/decisions/025-one-catalogue-truth.md). A
+ * field whose file value changed since is applied to D1 only if D1 still holds this value, that
+ * is, no admin changed it since; otherwise it is listed as a conflict. `variantId` is '' for a
+ * product's own fields; `value` is the field's value as JSON.
+ */
+export const catalogueSynced = sqliteTable(
+  'catalogue_synced',
+  {
+    productId: text('product_id').notNull(),
+    variantId: text('variant_id').notNull().default(''),
+    field: text('field').notNull(),
+    value: text('value').notNull(),
+    syncedAt: integer('synced_at', { mode: 'timestamp' }).notNull().default(sql`(unixepoch())`),
+  },
+  (t) => [primaryKey({ columns: [t.productId, t.variantId, t.field] })],
+);
+
+/**
  * Newsletter sign-ups, double opt-in: a row is written when the form is sent and counts as a
  * subscriber only once the address confirmed it through the e-mailed link (`confirmedAt`).
  */

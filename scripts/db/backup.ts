@@ -12,44 +12,13 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { query, queryEach, runFile, type Target } from './d1.ts';
 
-export interface Target {
-  /** The deployed D1 (after `wrangler login`), or a local one persisted in `persistDir`. */
-  remote: boolean;
-  persistDir: string;
-}
-
-const WRANGLER = [process.execPath, 'node_modules/wrangler/bin/wrangler.js'] as const;
 /** Tables the triggers rebuild from the products (never backed up: restoring them would count twice). */
 const DERIVED = /^(products_fts.*|product_facets)$/;
 /** SQLite's, D1's and the migrations' own bookkeeping (the restore applies the migrations itself). */
 const INTERNAL = /^(sqlite_.*|_cf_.*|d1_migrations)$/;
 const PAGE = 2000;
-
-/** Runs SQL statements on the target in one wrangler call (it starts in seconds) and answers each one's rows. */
-export function queryEach(target: Target, statements: readonly string[]): Record<string, unknown>[][] {
-  const where = target.remote ? ['--remote'] : ['--local', '--persist-to', target.persistDir];
-  const out = execFileSync(
-    WRANGLER[0],
-    [WRANGLER[1], 'd1', 'execute', 'DB', ...where, '--config', 'wrangler.toml', '--json', '--command', statements.join(';\n')],
-    { env: { ...process.env, WRANGLER_SEND_METRICS: 'false' }, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 512 * 1024 * 1024 },
-  );
-  return (JSON.parse(out.toString()) as { results: Record<string, unknown>[] }[]).map((r) => r.results ?? []);
-}
-
-/** Runs SQL on the target and answers the rows of its last statement. */
-export function query<T = Record<string, unknown>>(target: Target, sql: string): T[] {
-  return (queryEach(target, [sql]).at(-1) ?? []) as T[];
-}
-
-/** Runs a SQL file on the target (one transaction). */
-export function runFile(target: Target, file: string) {
-  const where = target.remote ? ['--remote'] : ['--local', '--persist-to', target.persistDir];
-  execFileSync(WRANGLER[0], [WRANGLER[1], 'd1', 'execute', 'DB', ...where, '--config', 'wrangler.toml', '--file', file], {
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-}
 
 /** The tables a backup holds, parents before children (the order migrations created them in). */
 export function backedUpTables(target: Target): string[] {

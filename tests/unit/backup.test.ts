@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { backedUpTables, backup, query, queryEach, restore } from '../../scripts/db/backup.ts';
+import { backedUpTables, backup, restore } from '../../scripts/db/backup.ts';
+import { query, queryEach } from '../../scripts/db/d1.ts';
 
 /**
  * `npm run db:backup` and `npm run db:restore` end to end on a local D1 (scripts/db/backup.ts):
