@@ -5,6 +5,7 @@ import { api } from './index.ts';
 import { HSTS, PAGE_CSP_HEADER, PAGE_SECURITY_HEADERS } from './platform/security-headers.ts';
 import { runScheduledJobs } from './scheduled.ts';
 import { drainReader } from './platform/drain.ts';
+import { finishPageRequest } from './platform/request-log.ts';
 
 /**
  * The one Worker. Cloudflare serves the pre-rendered pages and assets before the
@@ -23,18 +24,51 @@ export default {
       const { pathname } = new URL(request.url);
       if (pathname === '/api' || pathname.startsWith('/api/'))
         return withTransportSecurity(request, await api.fetch(request, env, ctx));
-      // Admins' uploaded images live in R2, not among the static assets (functions/catalogue/uploads.ts).
-      if (isUploadedImagePath(pathname)) return withTransportSecurity(request, await serveUploadedImage(request, env.IMAGES));
-      const render = () => handle(request, env, ctx);
-      const productId = request.method === 'GET' || request.method === 'HEAD' ? productIdOfPagePath(pathname) : undefined;
-      if (productId) return withPageSecurityHeaders(request, await serveProductPage(request, env, productId, render));
-      return withPageSecurityHeaders(request, await render());
+      return await answerPage(request, env, ctx, pathname);
     } finally {
       await drainUnreadBody(request);
     }
   },
   scheduled: (controller, env) => runScheduledJobs(controller, env),
 } satisfies ExportedHandler<Env>;
+
+/**
+ * Everything but the API: uploaded images, product pages, and what the Astro adapter renders.
+ * Each is logged with a request id (functions/platform/request-log.ts); an error page shows it,
+ * and a failure outside Astro's own error handling answers the store's 500 page, not
+ * Cloudflare's.
+ */
+async function answerPage(request: Request, env: Env, ctx: ExecutionContext, pathname: string): Promise<Response> {
+  const log = { id: crypto.randomUUID(), started: Date.now() };
+  let response: Response;
+  try {
+    // Admins' uploaded images live in R2, not among the static assets (functions/catalogue/uploads.ts).
+    if (isUploadedImagePath(pathname)) {
+      response = withTransportSecurity(request, await serveUploadedImage(request, env.IMAGES));
+    } else {
+      const render = () => handle(request, env, ctx);
+      const productId = request.method === 'GET' || request.method === 'HEAD' ? productIdOfPagePath(pathname) : undefined;
+      response = withPageSecurityHeaders(
+        request,
+        productId ? await serveProductPage(request, env, productId, render) : await render(),
+      );
+    }
+  } catch (error) {
+    console.error(JSON.stringify({ at: new Date().toISOString(), kind: 'error', id: log.id, error: String(error) }));
+    response = withPageSecurityHeaders(request, await serverErrorPage(request, env));
+  }
+  return finishPageRequest(request, response, log);
+}
+
+/** The pre-rendered 500 page (src/pages/500.astro), with status 500 and never cached. */
+async function serverErrorPage(request: Request, env: Env): Promise<Response> {
+  const page = await env.ASSETS.fetch(new URL('/500', request.url)).catch(() => undefined);
+  const body = page?.ok ? page.body : 'Something went wrong on our side. Please try again in a moment.';
+  return new Response(body, {
+    status: 500,
+    headers: { 'content-type': page?.headers.get('content-type') ?? 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
+  });
+}
 
 /**
  * Reads and discards a request body nobody read (a 401 before the body mattered, a 404

@@ -24,7 +24,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import { installability, printInstallability } from './bench/installable.mjs';
 import { loadRun, printLoad } from './bench/load.mjs';
 import { printWrites, writeRun } from './bench/writes.mjs';
-import { describeSize, workerSize } from './worker-size.ts';
+import { describeSize, describeStartup, workerSize, workerStartup } from './worker-size.ts';
 import { measurePages, PAGE_SETTINGS, printPages, TARGETS } from './bench/pages.mjs';
 import { prepareScaleDb, printScale, SCALE_PERSIST_DIR, SCALE_PRODUCTS, scaleChecks, scaleRun } from './bench/scale.mjs';
 import { freePort, setUpD1, startStore } from './store-server.ts';
@@ -172,6 +172,8 @@ async function main() {
     // Does the build still deploy, and within its size budget (wrangler deploy --dry-run)?
     const size = workerSize(BUILD_DIR);
     console.log(`\n${size.pass ? 'PASS' : 'MISS'} ${describeSize(size)}`);
+    const startup = workerStartup(BUILD_DIR);
+    console.log(`${startup.pass ? 'PASS' : 'MISS'} ${describeStartup(startup)}`);
     if (load) printLoad(load);
     if (writes) printWrites(writes);
     if (scale) printScale(scale);
@@ -182,6 +184,7 @@ async function main() {
       (load?.checks ?? []).every((c) => c.pass) &&
       (writes?.checks ?? []).every((c) => c.pass) &&
       size.pass &&
+      startup.pass &&
       (scale?.checks ?? []).every((c) => c.pass);
     const date = new Date()
       .toISOString()
@@ -203,6 +206,7 @@ async function main() {
           apiLoad: load,
           writes,
           workerSize: size,
+          workerStartup: startup,
           scale,
         },
         null,

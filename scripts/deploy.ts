@@ -9,7 +9,7 @@
  *      migration only adds: the Worker running now keeps working on the migrated database);
  *   6. brings the data files' changes into D1 field by field (scripts/catalogue/sync.ts): new
  *      products added, changed fields applied unless an admin changed them too (listed instead);
- *   7. checks the upload size (scripts/worker-size.ts), then deploys.
+ *   7. checks the upload size and the startup time (scripts/worker-size.ts), then deploys.
  * `--dry-run` runs it with no Cloudflare account: it prints each step and the command it would
  * run, builds, plans the catalogue sync (against the local D1, or the deployed one read-only when
  * CLOUDFLARE_API_TOKEN is set) and runs `wrangler deploy --dry-run` for real (the bundle and its size).
@@ -25,7 +25,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { type D1Catalogue, describeSync, planCatalogueSync, readD1Catalogue, syncSql } from './catalogue/sync.ts';
 import { readCatalogueFromDisk } from './catalogue-files.ts';
 import { runFile, type Target } from './db/d1.ts';
-import { describeSize, workerSize } from './worker-size.ts';
+import { describeSize, describeStartup, workerSize, workerStartup } from './worker-size.ts';
 
 const args = process.argv.slice(2);
 const dryRun = args.includes('--dry-run');
@@ -158,11 +158,13 @@ writeFileSync(syncFile, syncSql(sync).join('\n'));
 plan(['d1', 'execute', TARGET.database, '--remote', '--config', configFile, '--file', syncFile]);
 if (!dryRun) runFile(remote, syncFile);
 
-say('Upload size and deploy');
+say('Upload size, startup time, and deploy');
 const size = workerSize(TARGET.buildDir);
 console.log(`   ${size.pass ? 'PASS' : 'MISS'} ${describeSize(size)}`);
-if (!size.pass) {
-  console.error('\nStopped: the Worker is over its size budget (scripts/worker-size.ts).');
+const startup = workerStartup(TARGET.buildDir);
+console.log(`   ${startup.pass ? 'PASS' : 'MISS'} ${describeStartup(startup)}`);
+if (!size.pass || !startup.pass) {
+  console.error('\nStopped: the Worker is over its size or startup budget (scripts/worker-size.ts).');
   process.exit(1);
 }
 wrangler(['deploy', '--config', configFile]);

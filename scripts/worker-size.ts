@@ -1,9 +1,14 @@
 /**
- * Does the built Worker still deploy, and how big is it? `wrangler deploy --dry-run` bundles the
- * build exactly as a deploy would (no Cloudflare account needed) and reports the upload; this
- * holds it to WORKER_GZIP_BUDGET_KIB, a third of the free plan's 3 MiB compressed limit (paid:
- * 10 MiB), so growth is noticed long before a deploy is refused. `npm test` runs it after the
- * build (CI), `npm run bench` prints it with the other budgets.
+ * Does the built Worker still deploy, how big is it, and how long does it take to start?
+ * - `wrangler deploy --dry-run` bundles the build exactly as a deploy would (no Cloudflare account
+ *   needed) and reports the upload; this holds it to WORKER_GZIP_BUDGET_KIB, a third of the free
+ *   plan's 3 MiB compressed limit (paid: 10 MiB), so growth is noticed long before a deploy is
+ *   refused.
+ * - `wrangler check startup` runs the bundle's global scope in a local workerd under the profiler
+ *   and reports the CPU it was active: held to WORKER_STARTUP_BUDGET_MS. Cloudflare refuses to
+ *   deploy a Worker whose startup exceeds its limit (developers.cloudflare.com/workers/platform/
+ *   limits/#worker-startup-time); the local CPU is not Cloudflare's, so the budget leaves room.
+ * `npm test` runs both after the build (CI), `npm run bench` prints them with the other budgets.
  *
  *   node scripts/worker-size.ts            (the build in $BUILD_DIR, default dist)
  */
@@ -52,6 +57,46 @@ export function workerSize(buildDir = process.env.BUILD_DIR ?? 'dist'): WorkerSi
   }
 }
 
+/** The most startup CPU, measured locally (a loaded 2-core machine measured 73 ms), before the check fails. */
+export const WORKER_STARTUP_BUDGET_MS = 250;
+
+export interface WorkerStartup {
+  activeMs: number;
+  pass: boolean;
+}
+
+export function workerStartup(buildDir = process.env.BUILD_DIR ?? 'dist'): WorkerStartup {
+  const outdir = mkdtempSync(join(tmpdir(), 'gts-startup-'));
+  try {
+    const out = execFileSync(
+      process.execPath,
+      [
+        'node_modules/wrangler/bin/wrangler.js',
+        'check',
+        'startup',
+        '--config',
+        `${buildDir}/server/wrangler.json`,
+        '--outfile',
+        join(outdir, 'startup.cpuprofile'),
+      ],
+      {
+        env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    ).toString();
+    const active = /Active: ([\d.]+) ms/.exec(out);
+    if (!active) throw new Error(`wrangler check startup printed no active time:\n${out.slice(-2000)}`);
+    const activeMs = Number(active[1]);
+    return { activeMs, pass: activeMs <= WORKER_STARTUP_BUDGET_MS };
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
+}
+
+export function describeStartup(startup: WorkerStartup): string {
+  return `Worker startup (wrangler check startup, local CPU): ${startup.activeMs.toFixed(1)} ms active; budget ${WORKER_STARTUP_BUDGET_MS} ms`;
+}
+
 export function describeSize(size: WorkerSize): string {
   return `Worker upload (wrangler deploy --dry-run): ${size.rawKiB.toFixed(0)} KiB, ${size.gzipKiB.toFixed(0)} KiB gzipped, ${size.modules} modules; budget ${WORKER_GZIP_BUDGET_KIB} KiB gzipped (Cloudflare's free-plan limit: ${FREE_PLAN_LIMIT_KIB} KiB)`;
 }
@@ -59,5 +104,7 @@ export function describeSize(size: WorkerSize): string {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const size = workerSize();
   console.log(`${size.pass ? 'PASS' : 'MISS'} ${describeSize(size)}`);
-  if (!size.pass) process.exit(1);
+  const startup = workerStartup();
+  console.log(`${startup.pass ? 'PASS' : 'MISS'} ${describeStartup(startup)}`);
+  if (!size.pass || !startup.pass) process.exit(1);
 }

@@ -2,6 +2,7 @@ import { createScheduledController } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import worker from '../../functions/index.ts';
+import { finishPageRequest, pageRoute, REQUEST_ID_HEADER } from '../../functions/platform/request-log.ts';
 import { adminOrderDetailSchema } from '../../src/features/orders/admin/admin-order-api.ts';
 import { placedOrderSchema } from '../../src/features/orders/order-view.ts';
 import { signedInAdmin } from './admin-helpers.ts';
@@ -136,5 +137,49 @@ describe('the request log', () => {
     });
     expect(placed.status).toBe(201);
     expect(lines.some((l) => l.includes(email))).toBe(true);
+  });
+});
+
+describe('page requests the Worker answers (functions/worker.ts → finishPageRequest)', () => {
+  const ERROR_PAGE =
+    '<html><body><h1>Something went wrong</h1><p data-request-ref hidden>Tell us this reference: <code data-request-id></code></p></body></html>';
+  const html = (status: number, body = ERROR_PAGE) =>
+    new Response(body, { status, headers: { 'content-type': 'text/html; charset=utf-8' } });
+  const finish = (path: string, response: Response, id = crypto.randomUUID()) =>
+    finishPageRequest(new Request(`http://localhost:8787${path}`), response, { id, started: Date.now() });
+
+  it('an error page shows its request id, the same as its header and its log line', async () => {
+    const id = crypto.randomUUID();
+    const answered = await finish('/products', html(500), id);
+    expect(answered.status).toBe(500);
+    expect(answered.headers.get(REQUEST_ID_HEADER)).toBe(id);
+    const body = await answered.text();
+    expect(body).toContain(`<p data-request-ref>Tell us this reference: <code data-request-id>${id}</code></p>`);
+    expect(body).not.toContain('hidden');
+    expect(requestLines().find((l) => l.id === id)).toMatchObject({ method: 'GET', route: '/products', status: 500 });
+  });
+
+  it('a page that is not an error, or an answer that is not HTML, is passed on unchanged but for the header', async () => {
+    const ok = await finish('/products', html(200));
+    expect(await ok.text()).toBe(ERROR_PAGE);
+    const image = await finish(
+      '/images/uploads/x.png',
+      new Response('not found', { status: 404, headers: { 'content-type': 'text/plain' } }),
+    );
+    expect(await image.text()).toBe('not found');
+    expect(image.headers.get(REQUEST_ID_HEADER)).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('logs a route, never a path that could hold anything: query strings and unknown paths stay out', async () => {
+    expect(pageRoute('/products')).toBe('/products');
+    expect(pageRoute('/product/apple-iphone-17')).toBe('/product/:id');
+    expect(pageRoute('/images/uploads/ab12.png')).toBe('/images/uploads/:file');
+    expect(pageRoute('/zainab.quokkaface@example.com')).toBe('(no page)');
+    const id = crypto.randomUUID();
+    await finish('/newsletter/unsubscribe?email=zainab.quokkaface%40example.com&token=secret-token', html(404), id);
+    const logged = lines.find((l) => l.includes(id))!;
+    expect(JSON.parse(logged)).toMatchObject({ route: '/newsletter/unsubscribe', status: 404 });
+    expect(logged).not.toContain('quokkaface');
+    expect(logged).not.toContain('secret-token');
   });
 });

@@ -8,6 +8,10 @@ export function ProductNotFound() {
     <div className="card product-missing">
       <h1>Product not found</h1>
       <p className="muted">This product is not in our catalogue any more, or the link is mistyped.</p>
+      {/* Filled in by the Worker on the page it answers with 404 (functions/platform/request-log.ts). */}
+      <p className="muted" data-request-ref hidden>
+        Reference: <code data-request-id />
+      </p>
       <a className="btn btn-primary" href="/products">
         Browse all products
       </a>
