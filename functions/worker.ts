@@ -1,5 +1,5 @@
 import { handle } from '@astrojs/cloudflare/handler';
-import { productIdOfPagePath, serveProductPage } from './catalogue/product-pages.ts';
+import { productIdOfPagePath, serveHomePage, serveProductPage } from './catalogue/product-pages.ts';
 import { isUploadedImagePath, serveUploadedImage } from './catalogue/uploads.ts';
 import { api } from './index.ts';
 import { HSTS, PAGE_CSP_HEADER, PAGE_SECURITY_HEADERS } from './platform/security-headers.ts';
@@ -13,9 +13,9 @@ import { finishPageRequest } from './platform/request-log.ts';
  * Hono app, which sets its own security headers) and paths with no file, which the
  * Astro adapter answers from D1: the listing (/products, every filter in its URL), the
  * cart (/cart, with lines added without JavaScript) and POST /cart/add, and the 404 page
- * (the home content) for the rest. Product pages (/product/*) reach it first (wrangler.toml
- * `run_worker_first`): the pre-rendered page while D1 agrees with it, else rendered from D1
- * (functions/catalogue/product-pages.ts). Images admins uploaded (/images/uploads/*) come
+ * (the home content) for the rest. Product pages (/product/*) and the home page reach it first
+ * (wrangler.toml `run_worker_first`): the pre-rendered page while D1 agrees with it, else what
+ * differs rendered from D1 (functions/catalogue/product-pages.ts). Images admins uploaded (/images/uploads/*) come
  * from R2 (functions/catalogue/uploads.ts).
  */
 export default {
@@ -47,10 +47,17 @@ async function answerPage(request: Request, env: Env, ctx: ExecutionContext, pat
       response = withTransportSecurity(request, await serveUploadedImage(request, env.IMAGES));
     } else {
       const render = () => handle(request, env, ctx);
-      const productId = request.method === 'GET' || request.method === 'HEAD' ? productIdOfPagePath(pathname) : undefined;
+      const reading = request.method === 'GET' || request.method === 'HEAD';
+      const productId = reading ? productIdOfPagePath(pathname) : undefined;
       response = withPageSecurityHeaders(
         request,
-        productId ? await serveProductPage(request, env, productId, render) : await render(),
+        productId
+          ? await serveProductPage(request, env, productId, render)
+          : reading && pathname === '/'
+            ? await serveHomePage(request, env, () =>
+                handle(new Request(new URL('/partials/featured-shelf', request.url)), env, ctx),
+              )
+            : await render(),
       );
     }
   } catch (error) {

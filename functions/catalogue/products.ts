@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import { isInStock, type Product } from '../../src/features/catalogue/product.ts';
 import type { PricingProduct } from '../../src/features/orders/pricing.ts';
 import type { Db } from '../platform/db.ts';
@@ -73,6 +73,24 @@ export async function findActiveProduct(db: Db, id: string): Promise<Product | u
     .where(and(eq(products.id, id), eq(products.active, true)))
     .limit(1);
   return row ? toProduct(row) : undefined;
+}
+
+/** The most products the home page's featured shelf shows. */
+export const FEATURED_SHELF_MAX = 24;
+
+/**
+ * The home page's featured shelf as D1 has it: featured products on sale, best rated first (as
+ * the build's featuredProducts() orders the data files), through the partial index
+ * products_featured_idx.
+ */
+export async function featuredOnSale(db: Db): Promise<Product[]> {
+  const rows = await db
+    .select(withVariants)
+    .from(products)
+    .where(and(eq(products.active, true), eq(products.featured, true)))
+    .orderBy(desc(products.rating), desc(products.reviews))
+    .limit(FEATURED_SHELF_MAX);
+  return rows.map(toProduct);
 }
 
 /** What pricing an order needs of the products it names, live rows only (archived ones count as missing). */

@@ -1,8 +1,13 @@
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PRODUCT_PAGE_HEADER, productIdOfPagePath, serveProductPage } from '../../functions/catalogue/product-pages.ts';
+import {
+  PAGE_SOURCE_HEADER,
+  productIdOfPagePath,
+  serveHomePage,
+  serveProductPage,
+} from '../../functions/catalogue/product-pages.ts';
 import type { AdminProductDetail } from '../../src/features/catalogue/admin/admin-product-api.ts';
-import { productPageVersion } from '../../src/features/catalogue/page-content.ts';
+import { featuredShelfVersion, productPageVersion } from '../../src/features/catalogue/page-content.ts';
 import { send, signedInAdmin } from './admin-helpers.ts';
 import type { Browser } from './account-helpers.ts';
 import { catalogue } from './catalogue.ts';
@@ -12,10 +17,16 @@ import { catalogue } from './catalogue.ts';
  * while D1's row shows what the build showed, else the page rendered from D1. The Worker's
  * decision runs here on this file's seeded D1, with admins' edits made through the admin API.
  * The static assets are Cloudflare's, not ours: they are stood in for by a fetcher that answers
- * what the build writes (/product-pages.json, worked out from the data files as
- * src/pages/product-pages.json.ts does) and a marker page for each file.
+ * what the build writes (/page-versions.json, worked out from the data files as
+ * src/pages/page-versions.json.ts does) and a marker page for each file.
  */
-const builtVersions = JSON.stringify(Object.fromEntries(catalogue.map((p) => [p.id, productPageVersion(p)])));
+const builtVersions = JSON.stringify({
+  products: Object.fromEntries(catalogue.map((p) => [p.id, productPageVersion(p)])),
+  featuredShelf: featuredShelfVersion(catalogue.filter((p) => p.featured)),
+});
+
+const HOME =
+  '<main><h2>Featured products</h2><ul class="featured-shelf" data-featured-shelf><li>the build\'s cards</li></ul></main>';
 
 function assets({ versions = true } = {}): Fetcher & { asked: string[] } {
   const asked: string[] = [];
@@ -24,10 +35,11 @@ function assets({ versions = true } = {}): Fetcher & { asked: string[] } {
     async fetch(input: RequestInfo | URL) {
       const { pathname } = new URL(input instanceof Request ? input.url : String(input));
       asked.push(pathname);
-      if (pathname === '/product-pages.json')
+      if (pathname === '/page-versions.json')
         return versions
           ? new Response(builtVersions, { headers: { 'content-type': 'application/json' } })
           : new Response('', { status: 404 });
+      if (pathname === '/') return new Response(HOME, { headers: { 'content-type': 'text/html', etag: '"built-home"' } });
       const id = productIdOfPagePath(pathname);
       return id && catalogue.some((p) => p.id === id) ? new Response(`built page of ${id}`) : new Response('', { status: 404 });
     },
@@ -46,7 +58,7 @@ async function pageOf(id: string, files = assets()) {
     id,
     async () => new Response(`rendered from D1: ${id}`),
   );
-  return { source: response.headers.get(PRODUCT_PAGE_HEADER), body: await response.text(), status: response.status };
+  return { source: response.headers.get(PAGE_SOURCE_HEADER), body: await response.text(), status: response.status };
 }
 
 let admin: { browser: Browser };
@@ -85,7 +97,7 @@ describe('product pages: the pre-rendered file while D1 agrees with it', () => {
     await save(plain.id, { description: plain.description });
     expect((await pageOf(plain.id, files)).source).toBe('build');
     // The build's record was read once for the isolate, not per request.
-    expect(files.asked.filter((p) => p === '/product-pages.json')).toHaveLength(1);
+    expect(files.asked.filter((p) => p === '/page-versions.json')).toHaveLength(1);
   });
 
   it('a new price on one variant renders the page from D1; the old price serves the file again', async () => {
@@ -141,7 +153,7 @@ describe('product pages: the pre-rendered file while D1 agrees with it', () => {
     const files = assets({ versions: false });
     expect((await pageOf(plain.id, files)).source).toBe('d1');
     expect((await pageOf(plain.id, files)).source).toBe('d1');
-    expect(files.asked.filter((p) => p === '/product-pages.json')).toHaveLength(2);
+    expect(files.asked.filter((p) => p === '/page-versions.json')).toHaveLength(2);
   });
 
   it('only /product/{id} paths are product pages', () => {
@@ -156,5 +168,55 @@ describe('product pages: the pre-rendered file while D1 agrees with it', () => {
       `/product/${'a'.repeat(81)}`,
     ])
       expect(productIdOfPagePath(path), path).toBeUndefined();
+  });
+});
+
+describe("the home page: the pre-rendered file, its featured shelf D1's when they differ", () => {
+  const shelf =
+    (status = 200) =>
+    async () =>
+      new Response("<li>D1's cards</li>", { status });
+  const home = async (renderShelf = shelf()) => {
+    const response = await serveHomePage(new Request('http://localhost:8787/'), { ASSETS: assets(), DB: env.DB }, renderShelf);
+    return { source: response.headers.get(PAGE_SOURCE_HEADER), body: await response.text(), etag: response.headers.get('etag') };
+  };
+  const featured = catalogue.find((p) => p.featured)!;
+  const notFeatured = catalogue.find((p) => !p.featured && p.variants.length === 0)!;
+
+  it('a fresh store serves the file as built, ETag and all', async () => {
+    expect(await home()).toEqual({ source: 'build', body: HOME, etag: '"built-home"' });
+  });
+
+  it("an admin's featured picks and a featured product's new price put D1's cards in the shelf, the rest of the page kept", async () => {
+    await save(notFeatured.id, { featured: true });
+    const picked = await home();
+    expect(picked.source).toBe('d1');
+    expect(picked.body).toBe(HOME.replace("<li>the build's cards</li>", "<li>D1's cards</li>"));
+    expect(picked.etag).toBeNull();
+    await save(notFeatured.id, { featured: false });
+    expect((await home()).source).toBe('build');
+
+    const form = await loaded(featured.id);
+    const price = form.form.priceNaira ?? 0;
+    if (form.form.variants.length === 0) {
+      await save(featured.id, { priceNaira: price + 5000 });
+      expect((await home()).source).toBe('d1');
+      await save(featured.id, { priceNaira: price });
+    } else {
+      const variants = form.form.variants.map((v) => ({ ...v, priceNaira: v.priceNaira + 5000 }));
+      await save(featured.id, { variants });
+      expect((await home()).source).toBe('d1');
+      await save(featured.id, { variants: form.form.variants });
+    }
+    expect((await home()).source).toBe('build');
+  });
+
+  it("if D1's shelf cannot be rendered, the build's stays", async () => {
+    await save(notFeatured.id, { featured: true });
+    try {
+      expect(await home(shelf(500))).toMatchObject({ source: 'build', body: HOME });
+    } finally {
+      await save(notFeatured.id, { featured: false });
+    }
   });
 });

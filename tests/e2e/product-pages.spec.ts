@@ -27,7 +27,7 @@ async function productHtml(page: Page, id: string) {
   expect(ld, 'the page has JSON-LD').toBeDefined();
   const product = JSON.parse(ld!) as { description: string; offers: { price: string } };
   const meta = /<meta name="description" content="([^"]*)"/.exec(html)?.[1];
-  return { source: response.headers()['x-product-page'], html, product, meta };
+  return { source: response.headers()['x-page-source'], html, product, meta };
 }
 
 /** Edits the product in the admin screen as an admin does, and saves. */

@@ -75,6 +75,8 @@ function CartAction({ product, href }: { product: Product; href: string }) {
       className="product-card__add"
       method="post"
       action="/cart/add"
+      // What a page without this island (the home page's shelf) adds to the cart: add-forms.browser.ts.
+      data-cart-add={JSON.stringify({ id: product.id, name: product.name, price: product.price, image: product.image })}
       onSubmit={(event) => {
         event.preventDefault();
         addProductToCart(product, '');

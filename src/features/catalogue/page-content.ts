@@ -1,5 +1,5 @@
 import { stockText } from './product-choice.ts';
-import type { Product } from './product.ts';
+import { hasPriceRange, priceRange, type Product } from './product.ts';
 
 /**
  * What a product page's HTML says of its product: the words, prices, pictures, rating and stock
@@ -7,7 +7,7 @@ import type { Product } from './product.ts';
  * stock counts above the "Only N left" line are left out: they change with every sale and the
  * page shows them only as "In stock" (the island and the server's checks use the live count).
  *
- * The build records this for each page it pre-renders (/product-pages.json); the Worker compares
+ * The build records this for each page it pre-renders (/page-versions.json); the Worker compares
  * it with D1's row on each product page request and serves the pre-rendered file only while they
  * are equal (functions/catalogue/product-pages.ts, docs/decisions/025-one-catalogue-truth.md).
  */
@@ -35,15 +35,39 @@ export function productPageContent(product: Product) {
   };
 }
 
+/** What a product card (ProductCard.tsx: the home page's featured shelf) shows of its product. */
+export function productCardContent(product: Product) {
+  return {
+    id: product.id,
+    name: product.name,
+    brand: product.brand,
+    description: product.description,
+    rating: product.rating,
+    reviews: product.reviews,
+    price: priceRange(product).from,
+    priceRange: hasPriceRange(product),
+    image: product.image,
+    inStock: product.inStock,
+    variants: product.variants.length > 0,
+  };
+}
+
 /**
- * A short fingerprint of productPageContent(): equal for equal content, whoever computes it (the
- * build in Node, the Worker). A change detector, not a security check: only the build and D1's
- * own rows are ever compared. 53-bit cyrb53 over the canonical JSON, as 14 hex digits.
+ * Short fingerprints of what a page shows: equal for equal content, whoever computes them (the
+ * build in Node, the Worker). Change detectors, not security checks: only the build and D1's own
+ * rows are ever compared. 53-bit cyrb53 over the canonical JSON, as 14 hex digits.
  */
 export function productPageVersion(product: Product): string {
-  return cyrb53(JSON.stringify(productPageContent(product)))
-    .toString(16)
-    .padStart(14, '0');
+  return fingerprint(productPageContent(product));
+}
+
+/** The featured shelf's fingerprint: its cards, in id order (the order alone is not a change worth a render). */
+export function featuredShelfVersion(products: readonly Product[]): string {
+  return fingerprint([...products].sort((a, b) => (a.id < b.id ? -1 : 1)).map(productCardContent));
+}
+
+function fingerprint(content: unknown): string {
+  return cyrb53(JSON.stringify(content)).toString(16).padStart(14, '0');
 }
 
 function cyrb53(text: string): number {

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { openDb } from '../../../functions/platform/db.ts';
-import { findActiveProduct } from '../../../functions/catalogue/products.ts';
+import { featuredOnSale, findActiveProduct } from '../../../functions/catalogue/products.ts';
 import { isProductId, type Product } from './product.ts';
 
 /**
@@ -10,4 +10,9 @@ import { isProductId, type Product } from './product.ts';
  */
 export async function findProductOnSale(id: string): Promise<Product | undefined> {
   return isProductId(id) ? findActiveProduct(openDb(env.DB), id) : undefined;
+}
+
+/** The home page's featured shelf from D1 (/partials/featured-shelf). */
+export function featuredShelf(): Promise<Product[]> {
+  return featuredOnSale(openDb(env.DB));
 }

@@ -9,7 +9,7 @@ const ACTION_TOAST_MS = 10_000;
 
 /**
  * The toast outlet (decisions.md: top-right, 5 s, progress bar, pause on hover, draggable, Alt+T).
- * It shows what `notify()` queued, and everything queued after. Loaded by Toasts.tsx
+ * It shows what `notify()` queued, and everything queued after. Loaded by toasts.browser.ts
  * when the first toast is queued. Toasts sit below the sticky header (ToastOutlet.css)
  * in the store's colours.
  */

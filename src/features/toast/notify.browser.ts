@@ -19,14 +19,15 @@ export interface ToastMessage extends ToastOptions {
 
 /**
  * Toasts waiting for the outlet. Code that wants a toast does not import React or
- * react-toastify: it queues a message here, and the Toasts island (the only module
- * that knows react-toastify) shows and drains the queue, also when it hydrates after
- * the message was queued (it hydrates on idle).
+ * react-toastify: it queues a message here, and the outlet (ToastOutlet.tsx, the only module
+ * that knows react-toastify) shows and drains the queue, including what was queued while it
+ * loaded (toasts.browser.ts loads it with the first message).
  */
 export const $pendingToasts = atom<readonly ToastMessage[]>([]);
 
 /**
- * Shows a toast (rendered by the Toasts island) and vibrates 200 ms where supported.
+ * Shows a toast (rendered by the outlet, which the first toast loads) and vibrates 200 ms
+ * where supported.
  * The same kind and message while that toast still shows refresh it instead of stacking a
  * second one (five Copy clicks, one toast). With `action`, the toast carries a button:
  * `notify('info', 'Phone removed from cart', { action: { label: 'Undo', onClick: restore } })`.

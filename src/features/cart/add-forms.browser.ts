@@ -1,0 +1,28 @@
+import { notify } from '../toast/notify.browser.ts';
+import { cartItemSchema, lineTitle } from './cart.ts';
+import { addToCart } from './cart-store.browser.ts';
+
+/**
+ * Add to Cart on pages that render product cards without an island (the home page's featured
+ * shelf): each card's form says what it adds (`data-cart-add`, written by ProductCard), and this
+ * script adds that to the cart kept in this browser with the same toast as the islands
+ * ('{name} added to cart'). Forms inside a React island are the island's. If the form's data
+ * cannot be read, the form posts to /cart/add as it does without JavaScript (the server checks
+ * and keeps the line in a cookie the cart takes in).
+ */
+document.addEventListener('submit', (event) => {
+  const form = event.target;
+  if (!(form instanceof HTMLFormElement) || !form.dataset.cartAdd || form.closest('astro-island')) return;
+  let data: unknown;
+  try {
+    data = JSON.parse(form.dataset.cartAdd);
+  } catch {
+    return;
+  }
+  const item = cartItemSchema.safeParse({ ...(data as object), variant: '', variantLabel: '', quantity: 1 });
+  if (!item.success) return;
+  event.preventDefault();
+  const { quantity, ...line } = item.data;
+  addToCart(line, quantity);
+  notify('success', `${lineTitle(line)} added to cart`);
+});
