@@ -16,7 +16,7 @@ function mount() {
     .then(([react, dom, outlet]) => {
       const host = document.createElement('div');
       host.dataset.toasts = '';
-      document.body.append(host);
+      document.body.appendChild(host);
       dom.createRoot(host).render(react.createElement(outlet.default));
     })
     .catch(() => {
