@@ -6,17 +6,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import lighthouse from 'lighthouse';
 
-/** Transfer bytes of JavaScript per page at commit 636a1d8 (see PAGES). */
-const JS_BUDGET = {
-  home: 126_117,
-  products: 154_429,
-  product: 151_599,
-  cart: 168_917,
-  track: 148_354,
-  login: 184_667,
-  about: 51_189,
-};
-
+/**
+ * The most JavaScript a page may transfer (gzipped bytes, as Lighthouse counts them), issue 23:
+ * 30 KB on the home page and on pages without an island, 85 KB on pages with a React island.
+ */
+const KB = 1024;
+const JS_BUDGET = { plain: 30 * KB, island: 85 * KB };
 /**
  * Pages to measure. `lighthouse: true` runs all four categories and checks the
  * score targets; `lighthouse: false` does one performance-only run, used just to
@@ -30,24 +25,32 @@ const JS_BUDGET = {
  * Every page but /admin is a shopper page: it must load no chunk of the admin's code.
  */
 const PAGES = [
-  { name: 'home', path: '/', lighthouse: true, jsBudget: JS_BUDGET.home },
-  { name: 'products', path: '/products', lighthouse: true, jsBudget: JS_BUDGET.products },
-  { name: 'category', path: '/products?category=phones', lighthouse: true, noShift: true, jsBudget: JS_BUDGET.products },
-  { name: 'product', path: '/product/sony-playstation-5-slim', lighthouse: true, jsBudget: JS_BUDGET.product },
-  // /cart is noindex on purpose (a cart is nobody's search result), so its SEO score reads 66.
-  { name: 'cart', path: '/cart', lighthouse: true, jsBudget: JS_BUDGET.cart },
-  { name: 'track', path: '/track', lighthouse: true, jsBudget: JS_BUDGET.track },
-  { name: 'login', path: '/login', lighthouse: true, jsBudget: JS_BUDGET.login },
-  // The trade-in form came later (issue 14): a form island like /login's (React, react-hook-form,
-  // zod), held to the login page's budget; pre-rendered whole, so nothing may move as it hydrates.
-  { name: 'sell-or-swap', path: '/sell-or-swap', lighthouse: true, noShift: true, jsBudget: JS_BUDGET.login },
-  { name: 'about', path: '/about', lighthouse: false, noFramework: true, jsBudget: JS_BUDGET.about },
+  { name: 'home', path: '/', lighthouse: true, noFramework: true, jsBudget: JS_BUDGET.plain },
+  { name: 'products', path: '/products', lighthouse: true, jsBudget: JS_BUDGET.island },
+  { name: 'category', path: '/products?category=phones', lighthouse: true, noShift: true, jsBudget: JS_BUDGET.island },
+  { name: 'product', path: '/product/sony-playstation-5-slim', lighthouse: true, jsBudget: JS_BUDGET.island },
+  // /cart and /login are noindex on purpose (nobody's search result): their SEO score is reported, not held to 100.
+  { name: 'cart', path: '/cart', lighthouse: true, noindex: true, jsBudget: JS_BUDGET.island },
+  { name: 'track', path: '/track', lighthouse: true, jsBudget: JS_BUDGET.island },
+  { name: 'login', path: '/login', lighthouse: true, noindex: true, jsBudget: JS_BUDGET.island },
+  // Pre-rendered whole, so nothing may move as it hydrates.
+  { name: 'sell-or-swap', path: '/sell-or-swap', lighthouse: true, noShift: true, jsBudget: JS_BUDGET.island },
+  { name: 'about', path: '/about', lighthouse: true, noFramework: true, jsBudget: JS_BUDGET.plain },
   { name: 'admin', path: '/admin', lighthouse: false, admin: true },
 ];
 
-export const TARGETS = { performance: 95, accessibility: 100 };
+/** Issue 23's targets, each checked on every page Lighthouse scores (median of the runs). */
+export const TARGETS = {
+  performance: 100,
+  accessibility: 100,
+  'best-practices': 100,
+  seo: 100,
+  lcpMs: 1200,
+  tbtMs: 50,
+  cls: 0,
+};
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
-const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 2));
+const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
 /**
  * Which of a page's runs is reported and checked: 'median' (default; with an even number of
  * runs the better of the middle two, so the default 2 runs report the better one) or 'best'.
@@ -221,18 +224,19 @@ function checkTargets(result) {
   const checks = [];
   const s = result.best.scores;
   if (result.lighthouse) {
-    checks.push({
-      target: `performance >= ${TARGETS.performance}`,
-      value: s.performance,
-      pass: (s.performance ?? 0) >= TARGETS.performance,
-    });
-    checks.push({
-      target: `accessibility = ${TARGETS.accessibility}`,
-      value: s.accessibility,
-      pass: (s.accessibility ?? 0) >= TARGETS.accessibility,
-    });
-  }
-  if (result.noShift && result.lighthouse) {
+    for (const category of ['performance', 'accessibility', 'best-practices', 'seo']) {
+      // A page that is noindex on purpose has its SEO score reported, not counted.
+      if (category === 'seo' && result.noindex) continue;
+      checks.push({
+        target: `${category} = ${TARGETS[category]}`,
+        value: s[category],
+        pass: (s[category] ?? 0) >= TARGETS[category],
+      });
+    }
+    checks.push({ target: `LCP <= ${TARGETS.lcpMs} ms`, value: result.best.lcpMs, pass: result.best.lcpMs <= TARGETS.lcpMs });
+    checks.push({ target: `TBT <= ${TARGETS.tbtMs} ms`, value: result.best.tbtMs, pass: result.best.tbtMs <= TARGETS.tbtMs });
+    checks.push({ target: 'CLS = 0', value: result.best.cls, pass: result.best.cls === 0 });
+  } else if (result.noShift) {
     checks.push({ target: 'CLS = 0', value: result.best.cls, pass: result.best.cls === 0 });
   }
   if (result.jsBudget) {
@@ -286,16 +290,16 @@ function printTable(results) {
       r.path,
       r.lighthouse ? cell(s.performance) + mark(find('performance')) : '-',
       r.lighthouse ? cell(s.accessibility) + mark(find('accessibility')) : '-',
-      r.lighthouse ? cell(s['best-practices']) : '-',
-      r.lighthouse ? cell(s.seo) : '-',
-      r.lighthouse ? cell(r.best.lcpMs) : '-',
-      r.lighthouse ? cell(r.best.tbtMs) : '-',
-      r.lighthouse ? cell(r.best.cls) : '-',
+      r.lighthouse ? cell(s['best-practices']) + mark(find('best-practices')) : '-',
+      r.lighthouse ? cell(s.seo) + (r.noindex ? ' (noindex)' : mark(find('seo'))) : '-',
+      r.lighthouse ? cell(r.best.lcpMs) + mark(find('LCP')) : '-',
+      r.lighthouse ? cell(r.best.tbtMs) + mark(find('TBT')) : '-',
+      r.lighthouse ? cell(r.best.cls) + mark(find('CLS')) : '-',
       `${r.best.jsBytes} (${kb(r.best.jsBytes)})`,
       (r.best.frameworkJs ? 'yes' : 'no') + mark(find('no framework')),
       r.runs.map((run) => `${run.scores.performance ?? '-'}/${run.tbtMs ?? '-'}`).join(' '),
       r.checks
-        .filter((c) => !/^(performance|accessibility|no framework)/.test(c.target))
+        .filter((c) => !/^(performance|accessibility|best-practices|seo|LCP|TBT|CLS|no framework)/.test(c.target))
         .map((c) => `${c.target}${mark(c)}`)
         .join(', ') || '-',
     ];
