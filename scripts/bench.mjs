@@ -11,7 +11,7 @@
  *   BUILD_DIR=dist-search npm run bench   (another build folder, as `BUILD_DIR=… npm run build` wrote it)
  *   BENCH_RUNS=3 npm run bench   (Lighthouse runs per page; the median run is reported, see BENCH_PICK)
  *   BENCH_PICK=best npm run bench   (report each page's best run instead of its median run)
- *   BENCH_PARTS=scale npm run bench   (only some parts: lighthouse, load, writes, scale; all by default)
+ *   BENCH_PARTS=scale npm run bench   (only some parts: lighthouse, slow, load, writes, scale; all by default)
  *   BENCH_PAGES=cart,login npm run bench   (only some pages, by name: home, products, product, cart, track, login, sell-or-swap, about)
  *   BENCH_D1_DIR=.wrangler/bench-pwa npm run bench   (the Lighthouse/load run's own D1, so two benches can run side by side)
  *
@@ -26,12 +26,13 @@ import { loadRun, printLoad } from './bench/load.mjs';
 import { printWrites, writeRun } from './bench/writes.mjs';
 import { describeSize, describeStartup, workerSize, workerStartup } from './worker-size.ts';
 import { measurePages, PAGE_SETTINGS, printPages, TARGETS } from './bench/pages.mjs';
+import { printSlowPhone, slowPhoneRun } from './bench/slow-phone.mjs';
 import { prepareScaleDb, printScale, SCALE_PERSIST_DIR, SCALE_PRODUCTS, scaleChecks, scaleRun } from './bench/scale.mjs';
 import { freePort, setUpD1, startStore } from './store-server.ts';
 
 const PERSIST_DIR = process.env.BENCH_D1_DIR ?? '.wrangler/bench';
 const BUILD_DIR = process.env.BUILD_DIR ?? 'dist';
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'lighthouse,load,writes,scale').split(',').map((p) => p.trim()));
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'lighthouse,slow,load,writes,scale').split(',').map((p) => p.trim()));
 /** Makes the bench's Worker report D1's rows read per request (x-d1-rows-read); removed after the run. */
 const DEV_VARS = `${BUILD_DIR}/server/.dev.vars`;
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -148,6 +149,8 @@ async function main() {
       }
       chrome = null;
     }
+    // The same pages cold on an emulated slow 3G phone (issue 23's targets).
+    const slow = PARTS.has('slow') ? await slowPhoneRun(server.origin, CHROME_PATH) : null;
     // Lighthouse is done with the pages; the load runs come last so they cannot slow them.
     const load = PARTS.has('load') ? await loadRun(server.origin, PERSIST_DIR) : null;
     // How many orders per second one database takes (after the load run: it fills the stock up).
@@ -169,6 +172,7 @@ async function main() {
     const lighthouseVersion = results[0]?.lighthouseVersion ?? null;
     if (results.length) printPages(results);
     if (install) printInstallability(install);
+    if (slow) printSlowPhone(slow);
     // Does the build still deploy, and within its size budget (wrangler deploy --dry-run)?
     const size = workerSize(BUILD_DIR);
     console.log(`\n${size.pass ? 'PASS' : 'MISS'} ${describeSize(size)}`);
@@ -181,6 +185,7 @@ async function main() {
     const ok =
       results.every((r) => r.checks.every((c) => c.pass)) &&
       (install?.installable ?? true) &&
+      (slow?.results ?? []).every((r) => r.checks.every((c) => c.pass)) &&
       (load?.checks ?? []).every((c) => c.pass) &&
       (writes?.checks ?? []).every((c) => c.pass) &&
       size.pass &&
@@ -203,6 +208,7 @@ async function main() {
           pass: ok,
           pages: results.map(({ lighthouseVersion: _v, ...r }) => r),
           installability: install,
+          slowPhone: slow,
           apiLoad: load,
           writes,
           workerSize: size,
