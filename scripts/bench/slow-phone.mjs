@@ -44,7 +44,10 @@ async function measureOnce(browser, url) {
   const scripts = [];
   page.on('response', async (response) => {
     if (response.request().resourceType() !== 'script') return;
-    const sizes = await response.request().sizes().catch(() => null);
+    const sizes = await response
+      .request()
+      .sizes()
+      .catch(() => null);
     scripts.push({ at: Date.now(), bytes: (sizes?.responseBodySize ?? 0) + (sizes?.responseHeadersSize ?? 0) });
   });
   const started = Date.now();
