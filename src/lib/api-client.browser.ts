@@ -1,6 +1,5 @@
-import { safeParse } from 'zod/mini';
-import { fillPath, type AnswerOf, type BodyOf, type Endpoint, type ParamsOf } from './api-contract.ts';
-import { errorBodySchema, type FieldIssue } from './api-error.ts';
+import { fillPath, readWithSchema, type AnswerOf, type BodyOf, type Endpoint, type ParamsOf } from './api-contract.ts';
+import { readErrorBody, type FieldIssue } from './api-error.ts';
 
 export type { FieldIssue };
 
@@ -56,13 +55,13 @@ export async function callApi<E extends Endpoint>(endpoint: E, options: CallOpti
 export async function readAnswer<E extends Endpoint>(endpoint: E, response: Response): Promise<AnswerOf<E>> {
   const json: unknown = await response.json().catch(() => null);
   if (!response.ok) {
-    const refusal = errorBodySchema.safeParse(json);
-    if (!refusal.success)
+    const refusal = readErrorBody(json);
+    if (!refusal)
       throw new ApiRequestError(response.status, 'http_error', `The server answered ${response.status}. Please try again.`);
-    const { code, message, issues } = refusal.data.error;
+    const { code, message, issues } = refusal.error;
     throw new ApiRequestError(response.status, code, message, issues);
   }
-  const parsed = safeParse(endpoint.response, json);
+  const parsed = await readWithSchema(endpoint, json);
   if (!parsed.success) throw new ApiRequestError(response.status, 'bad_response', 'The server sent an answer we could not read.');
-  return parsed.data as AnswerOf<E>;
+  return parsed.data;
 }

@@ -1,4 +1,5 @@
 import type { z } from 'zod/mini';
+import type { InferInput, InferOutput, StandardSchemaV1 } from './light-schema.ts';
 
 /**
  * The store's API as both sides know it. Each endpoint names its method, its path
@@ -13,8 +14,11 @@ export interface Endpoint {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: `/api/${string}`;
   body?: z.core.$ZodType;
-  /** Classic zod or zod/mini: a schema used by a plain page script (the session) is zod/mini. */
-  response: z.core.$ZodType;
+  /**
+   * A Standard Schema: zod, or a light check (src/lib/light-schema.ts) for an answer a plain page
+   * script reads (the session, the install offer), which must not pull zod into every page.
+   */
+  response: StandardSchemaV1;
 }
 
 /** Declares an endpoint, keeping its literal path and exact schemas in the type. */
@@ -23,9 +27,18 @@ export function endpoint<const E extends Endpoint>(definition: E): E {
 }
 
 /** What the Worker must send (the schema's input side). */
-export type ReplyOf<E extends Endpoint> = z.input<E['response']>;
+export type ReplyOf<E extends Endpoint> = InferInput<E['response']>;
 /** What the browser gets once the answer is parsed. */
-export type AnswerOf<E extends Endpoint> = z.output<E['response']>;
+export type AnswerOf<E extends Endpoint> = InferOutput<E['response']>;
+
+/** Checks an answer against its endpoint's schema, zod or light alike (the browser's client, the API tests). */
+export async function readWithSchema<E extends Endpoint>(
+  endpoint: E,
+  value: unknown,
+): Promise<{ success: true; data: AnswerOf<E> } | { success: false; issues: readonly { message: string }[] }> {
+  const result = await endpoint.response['~standard'].validate(value);
+  return result.issues ? { success: false, issues: result.issues } : { success: true, data: result.value as AnswerOf<E> };
+}
 /** What the browser sends as the body. */
 export type BodyOf<E extends Endpoint> = E['body'] extends z.core.$ZodType ? z.input<E['body']> : never;
 

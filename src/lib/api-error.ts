@@ -1,19 +1,25 @@
-import { z } from 'zod/mini';
+import { array, type Infer, object, optional, string } from './light-schema.ts';
 
 /**
  * The one error shape of the API, `{ error: { code, message, issues? } }`: the Worker
- * answers every refusal with it (functions/platform/errors.ts) and the browser parses it
- * with this schema. Written with zod/mini so the plain scripts on every page (the
- * newsletter form) can parse it without the full zod.
+ * answers every refusal with it (functions/platform/errors.ts) and the browser reads it with
+ * this check. A light check (src/lib/light-schema.ts), so the plain scripts on every page (the
+ * newsletter form, the header's session) can read it without zod.
  */
-export const fieldIssueSchema = z.object({ field: z.string(), message: z.string() });
-export type FieldIssue = z.infer<typeof fieldIssueSchema>;
+export const fieldIssueSchema = object({ field: string(), message: string() });
+export type FieldIssue = Infer<typeof fieldIssueSchema>;
 
-export const errorBodySchema = z.object({
-  error: z.object({
-    code: z.string(),
-    message: z.string(),
-    issues: z.optional(z.array(fieldIssueSchema)),
+export const errorBodySchema = object({
+  error: object({
+    code: string(),
+    message: string(),
+    issues: optional(array(fieldIssueSchema)),
   }),
 });
-export type ErrorBody = z.infer<typeof errorBodySchema>;
+export type ErrorBody = Infer<typeof errorBodySchema>;
+
+/** The API's refusal in a response body, or undefined when the body is not one. */
+export function readErrorBody(json: unknown): ErrorBody | undefined {
+  const read = errorBodySchema.safeParse(json);
+  return read.success ? read.data : undefined;
+}

@@ -1,4 +1,5 @@
 import { exports } from 'cloudflare:workers';
+import type { StandardSchemaV1 } from '../../src/lib/light-schema.ts';
 
 /** Calls the API Worker as a browser would, through its fetch handler. */
 export function api(path: string, init?: RequestInit) {
@@ -15,4 +16,18 @@ export function postJson(path: string, body: unknown, headers: Record<string, st
 
 export interface ErrorJson {
   error: { code: string; message: string; issues?: { field: string; message: string }[] };
+}
+
+/**
+ * Checks a value against an answer's schema, zod or light alike (both are Standard Schemas:
+ * src/lib/light-schema.ts), the way the browser's client does; synchronous, as every answer
+ * schema of the store is.
+ */
+export function checkAnswer(
+  schema: StandardSchemaV1,
+  value: unknown,
+): { success: true; data: unknown } | { success: false; issues: readonly { message: string }[] } {
+  const result = schema['~standard'].validate(value);
+  if (result instanceof Promise) throw new Error('An answer schema must check synchronously');
+  return result.issues ? { success: false, issues: result.issues } : { success: true, data: result.value };
 }

@@ -1,7 +1,7 @@
 import { CONTRACTS } from './all-contracts.ts';
+import { checkAnswer } from './client.ts';
 import { env } from 'cloudflare:workers';
 import fc from 'fast-check';
-import { safeParse } from 'zod/mini';
 import type { Endpoint } from '../../src/lib/api-contract.ts';
 import { errorBodySchema } from '../../src/lib/api-error.ts';
 import type { Browser } from './account-helpers.ts';
@@ -463,8 +463,8 @@ export async function attemptHolds(browser: Browser, endpoint: Endpoint, attempt
       // Exactly the shape: nothing beside `error`, nothing beside code, message and issues.
       if (JSON.stringify(parsed.data) !== JSON.stringify(json)) throw fail('a refusal with fields beyond the error shape');
     } else {
-      const fits = safeParse(endpoint.response, json);
-      if (!fits.success) throw fail(`a 2xx answer outside its contract: ${JSON.stringify(fits.error.issues).slice(0, 300)}`);
+      const fits = checkAnswer(endpoint.response, json);
+      if (!fits.success) throw fail(`a 2xx answer outside its contract: ${JSON.stringify(fits.issues).slice(0, 300)}`);
     }
   }
   if (!ok) {

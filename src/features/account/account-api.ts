@@ -8,6 +8,7 @@ import { ORDER_STATUSES } from '../orders/order-status.ts';
 import { bankAccountSchema, orderViewSchema } from '../orders/order-view.ts';
 import { THEMES } from './account-values.ts';
 import { currentPasswordSchema, newPasswordSchema } from './password-policy.ts';
+import * as light from '../../lib/light-schema.ts';
 import { sessionApi, sessionUserSchema, signOutApi } from './session.ts';
 
 /**
@@ -222,7 +223,7 @@ export const accountApi = {
     method: 'POST',
     path: '/api/account/sign-in',
     body: signInSchema,
-    response: z.object({ user: sessionUserSchema }),
+    response: light.object({ user: sessionUserSchema }),
   }),
   /** Signs this browser out (clears the session cookie). Always 200. */
   signOut: signOutApi,

@@ -1,34 +1,35 @@
-// zod/mini: the header of every page reads the session; full zod would add ~13 KB to each.
-import { z } from 'zod/mini';
+// Light checks, not zod: the header of every page reads the session, and any zod schema in the
+// browser brings zod's ~17 KB core with it (src/lib/light-schema.ts).
 import { endpoint } from '../../lib/api-contract.ts';
+import { boolean, type Infer, nullable, object, oneOf, string } from '../../lib/light-schema.ts';
 import { ROLES } from './account-values.ts';
 
 /** Who is signed in, as every page's islands and the header see it. */
-export const sessionUserSchema = z.object({
-  id: z.string(),
+export const sessionUserSchema = object({
+  id: string(),
   /** May be null: sign-up asks only for e-mail and password. */
-  name: z.nullable(z.string()),
-  email: z.string(),
-  role: z.enum(ROLES),
-  emailVerified: z.boolean(),
+  name: nullable(string()),
+  email: string(),
+  role: oneOf(ROLES),
+  emailVerified: boolean(),
 });
-export type SessionUser = z.infer<typeof sessionUserSchema>;
+export type SessionUser = Infer<typeof sessionUserSchema>;
 
-export const sessionInfoSchema = z.object({
-  user: z.nullable(sessionUserSchema),
+export const sessionInfoSchema = object({
+  user: nullable(sessionUserSchema),
   /** Whether Google sign-in is configured; false: the button says it is not available. */
-  google: z.boolean(),
+  google: boolean(),
 });
-export type SessionInfo = z.infer<typeof sessionInfoSchema>;
+export type SessionInfo = Infer<typeof sessionInfoSchema>;
 
 /** GET /api/session: who is signed in (null for a guest), fetched once per page. */
 export const sessionApi = endpoint({ method: 'GET', path: '/api/session', response: sessionInfoSchema });
 
-/** POST /api/account/sign-out: clears the session cookie. Here, in zod/mini, because every page's header signs out. */
+/** POST /api/account/sign-out: clears the session cookie. Here, with a light check, because every page's header signs out. */
 export const signOutApi = endpoint({
   method: 'POST',
   path: '/api/account/sign-out',
-  response: z.object({ message: z.string() }),
+  response: object({ message: string() }),
 });
 
 /** Where /login sends the shopper back to: a same-site path only, never another site (no open redirect). */

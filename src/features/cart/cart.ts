@@ -1,5 +1,6 @@
-// zod/mini: this module is in every page's header script, where full zod would add ~24 KB.
-import { z } from 'zod/mini';
+// Light checks, not zod: this module is in every page's header script, and any zod schema in the
+// browser brings zod's ~17 KB core with it (src/lib/light-schema.ts).
+import { array, type Infer, int, object, orElse, string, withDefault } from '../../lib/light-schema.ts';
 import type { Kobo } from '../../lib/money.ts';
 
 /**
@@ -19,24 +20,24 @@ export const MAX_UNITS_PER_PRODUCT = 5;
 /** The most a cart line may hold: what one order may hold of one product. */
 export const MAX_LINE_QUANTITY = MAX_UNITS_PER_PRODUCT;
 
-export const cartItemSchema = z.object({
-  id: z.string().check(z.minLength(1)),
-  name: z.string().check(z.minLength(1)),
+export const cartItemSchema = object({
+  id: string({ min: 1 }),
+  name: string({ min: 1 }),
   /** Price in kobo when the item was added; the server prices the order itself. */
-  price: z.int().check(z.minimum(0)),
-  image: z.string(),
+  price: int({ min: 0 }),
+  image: string(),
   /** The variant's id ('' for a product without variants)… */
-  variant: z._default(z.string(), ''),
+  variant: withDefault(string(), ''),
   /** …and its label as the shopper reads it ("512GB"). */
-  variantLabel: z._default(z.string(), ''),
+  variantLabel: withDefault(string(), ''),
   /** Not capped here: a cart stored when the limit was higher is capped when read, not dropped. */
-  quantity: z.int().check(z.minimum(1)),
+  quantity: int({ min: 1 }),
 });
 
-export type CartItem = z.infer<typeof cartItemSchema>;
+export type CartItem = Infer<typeof cartItemSchema>;
 export type CartLine = Pick<CartItem, 'id' | 'variant'>;
 
-const storedCartSchema = z.catch(z.array(cartItemSchema), []);
+const storedCartSchema = orElse(array(cartItemSchema), []);
 
 /** Reads the cart from storage. Anything that does not parse is dropped, never thrown. */
 export function parseStoredCart(raw: string | undefined | null): CartItem[] {

@@ -1,5 +1,6 @@
-// zod/mini: the browser side of this module runs in every page's header script (cart-store.browser.ts).
-import { z } from 'zod/mini';
+// Light checks, not zod: the browser side of this module runs in every page's header script
+// (cart-store.browser.ts), where any zod schema brings zod's ~17 KB core (src/lib/light-schema.ts).
+import { int, string, tuple } from '../../lib/light-schema.ts';
 import { MAX_LINE_QUANTITY } from './cart.ts';
 
 /**
@@ -36,14 +37,14 @@ export interface PendingLine {
   image: string;
 }
 
-const tupleSchema = z.tuple([
-  z.string().check(z.minLength(1), z.maxLength(80)),
-  z.string().check(z.maxLength(60)),
-  z.int().check(z.minimum(1), z.maximum(MAX_LINE_QUANTITY)),
-  z.string().check(z.minLength(1), z.maxLength(200)),
-  z.int().check(z.minimum(0)),
-  z.string().check(z.maxLength(300)),
-  z.string().check(z.maxLength(60)),
+const tupleSchema = tuple([
+  string({ min: 1, max: 80 }),
+  string({ max: 60 }),
+  int({ min: 1, max: MAX_LINE_QUANTITY }),
+  string({ min: 1, max: 200 }),
+  int({ min: 0 }),
+  string({ max: 300 }),
+  string({ max: 60 }),
 ]);
 
 /** The cookie's value for these lines. */

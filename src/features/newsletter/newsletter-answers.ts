@@ -1,10 +1,10 @@
-import { z } from 'zod/mini';
+import { object, string } from '../../lib/light-schema.ts';
 
 /**
- * The newsletter API's answers, in zod/mini: the footer's plain script parses them on every
- * page without loading the full zod (the bodies it sends are checked by the Worker).
+ * The newsletter API's answers, as a light check: the footer's plain script reads them on every
+ * page without loading zod (src/lib/light-schema.ts; the bodies it sends are checked by the Worker).
  */
-export const newsletterAnswerSchema = z.object({ message: z.string() });
+export const newsletterAnswerSchema = object({ message: string() });
 
 /**
  * What every sign-up hears, whether the address is new, waiting for its confirmation or

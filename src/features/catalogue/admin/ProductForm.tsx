@@ -4,7 +4,7 @@ import { type ChangeEvent, useId, useState } from 'react';
 import { type Resolver, type UseFormReturn, useFieldArray, useForm, useWatch } from 'react-hook-form';
 import { safeParse } from 'zod/mini';
 import { ApiRequestError } from '../../../lib/api-client.browser.ts';
-import { errorBodySchema } from '../../../lib/api-error.ts';
+import { readErrorBody } from '../../../lib/api-error.ts';
 import { BRANDS } from '../brands.ts';
 import { CATEGORIES } from '../categories.ts';
 import type { ProductInputDraft } from '../product.ts';
@@ -472,12 +472,12 @@ function ImageField({
       });
       const json: unknown = await response.json().catch(() => null);
       if (!response.ok) {
-        const refusal = safeParse(errorBodySchema, json);
-        const denied = refusedAccess(response.status, refusal.success ? refusal.data.error.code : '');
+        const refusal = readErrorBody(json);
+        const denied = refusedAccess(response.status, refusal?.error.code ?? '');
         if (denied) $adminDenied.set(denied);
         form.setError(name, {
           type: 'server',
-          message: refusal.success ? refusal.data.error.message : `The upload failed (the server answered ${response.status}).`,
+          message: refusal?.error.message ?? `The upload failed (the server answered ${response.status}).`,
         });
         return;
       }
