@@ -2,7 +2,6 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { ArrowLeft, Plus, Trash2, Upload } from 'lucide-react';
 import { type ChangeEvent, useId, useState } from 'react';
 import { type Resolver, type UseFormReturn, useFieldArray, useForm, useWatch } from 'react-hook-form';
-import { safeParse } from 'zod/mini';
 import { ApiRequestError } from '../../../lib/api-client.browser.ts';
 import { readErrorBody } from '../../../lib/api-error.ts';
 import { BRANDS } from '../brands.ts';
