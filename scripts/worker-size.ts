@@ -28,33 +28,33 @@ export interface WorkerSize {
   pass: boolean;
 }
 
-export function workerSize(buildDir = process.env.BUILD_DIR ?? 'dist'): WorkerSize {
-  const outdir = mkdtempSync(join(tmpdir(), 'gts-worker-'));
+/**
+ * Runs wrangler on the build's config with a scratch folder of its own (removed after) and
+ * answers what it printed. `args(scratch)` gives the command's arguments.
+ */
+function wranglerOnBuild(buildDir: string, args: (scratch: string) => string[]): string {
+  const scratch = mkdtempSync(join(tmpdir(), 'gts-worker-'));
   try {
-    const out = execFileSync(
+    return execFileSync(
       process.execPath,
-      [
-        'node_modules/wrangler/bin/wrangler.js',
-        'deploy',
-        '--dry-run',
-        '--config',
-        `${buildDir}/server/wrangler.json`,
-        '--outdir',
-        outdir,
-      ],
+      ['node_modules/wrangler/bin/wrangler.js', ...args(scratch), '--config', `${buildDir}/server/wrangler.json`],
       {
         env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     ).toString();
-    const upload = /Total Upload: ([\d.]+) KiB \/ gzip: ([\d.]+) KiB/.exec(out);
-    const modules = /Total \((\d+) modules?\)/.exec(out);
-    if (!upload) throw new Error(`wrangler deploy --dry-run printed no upload size:\n${out.slice(-2000)}`);
-    const gzipKiB = Number(upload[2]);
-    return { rawKiB: Number(upload[1]), gzipKiB, modules: Number(modules?.[1] ?? 0), pass: gzipKiB <= WORKER_GZIP_BUDGET_KIB };
   } finally {
-    rmSync(outdir, { recursive: true, force: true });
+    rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+export function workerSize(buildDir = process.env.BUILD_DIR ?? 'dist'): WorkerSize {
+  const out = wranglerOnBuild(buildDir, (scratch) => ['deploy', '--dry-run', '--outdir', scratch]);
+  const upload = /Total Upload: ([\d.]+) KiB \/ gzip: ([\d.]+) KiB/.exec(out);
+  const modules = /Total \((\d+) modules?\)/.exec(out);
+  if (!upload) throw new Error(`wrangler deploy --dry-run printed no upload size:\n${out.slice(-2000)}`);
+  const gzipKiB = Number(upload[2]);
+  return { rawKiB: Number(upload[1]), gzipKiB, modules: Number(modules?.[1] ?? 0), pass: gzipKiB <= WORKER_GZIP_BUDGET_KIB };
 }
 
 /** The most startup CPU, measured locally (a loaded 2-core machine measured 73 ms), before the check fails. */
@@ -66,31 +66,11 @@ export interface WorkerStartup {
 }
 
 export function workerStartup(buildDir = process.env.BUILD_DIR ?? 'dist'): WorkerStartup {
-  const outdir = mkdtempSync(join(tmpdir(), 'gts-startup-'));
-  try {
-    const out = execFileSync(
-      process.execPath,
-      [
-        'node_modules/wrangler/bin/wrangler.js',
-        'check',
-        'startup',
-        '--config',
-        `${buildDir}/server/wrangler.json`,
-        '--outfile',
-        join(outdir, 'startup.cpuprofile'),
-      ],
-      {
-        env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    ).toString();
-    const active = /Active: ([\d.]+) ms/.exec(out);
-    if (!active) throw new Error(`wrangler check startup printed no active time:\n${out.slice(-2000)}`);
-    const activeMs = Number(active[1]);
-    return { activeMs, pass: activeMs <= WORKER_STARTUP_BUDGET_MS };
-  } finally {
-    rmSync(outdir, { recursive: true, force: true });
-  }
+  const out = wranglerOnBuild(buildDir, (scratch) => ['check', 'startup', '--outfile', join(scratch, 'startup.cpuprofile')]);
+  const active = /Active: ([\d.]+) ms/.exec(out);
+  if (!active) throw new Error(`wrangler check startup printed no active time:\n${out.slice(-2000)}`);
+  const activeMs = Number(active[1]);
+  return { activeMs, pass: activeMs <= WORKER_STARTUP_BUDGET_MS };
 }
 
 export function describeStartup(startup: WorkerStartup): string {
