@@ -6,15 +6,15 @@ const IPHONE = '/product/apple-iphone-17';
 const dialog = (page: Page) => page.getByRole('dialog', { name: /Checkout|Pay by bank transfer|Payment noted/ });
 
 /**
- * Holds back the product page island's code until `release()` is called, as a slow link
- * does (the page shows its price seconds before the island answers).
+ * Holds back the product page's script until `release()` is called, as a slow link does (the
+ * page shows its price and its form before the script answers in place).
  */
-async function holdIsland(page: Page) {
+async function holdProductScript(page: Page) {
   let release!: () => void;
   const released = new Promise<void>((resolve) => {
     release = resolve;
   });
-  await page.route(/\/_astro\/ProductDetail\.[^/]*\.js$/, async (route: Route) => {
+  await page.route(/\/_astro\/product-page\.browser\.[^/]*\.js$/, async (route: Route) => {
     await released;
     await route.continue();
   });
@@ -86,23 +86,27 @@ test('the 512GB iPhone costs its own price, on the page, in the cart and in the 
   await expect(page.getByTestId('last-order')).toContainText(reference);
 });
 
-test('a shared ?variant= link shows that variant and its price before the page is interactive', async ({ page }) => {
-  const release = await holdIsland(page);
+test('a shared ?variant= link shows that variant, its price and its name on Add to Cart', async ({ page }) => {
   await page.goto(`${IPHONE}?variant=512gb`);
+  await expect(page.locator('form[data-product-form][data-ready]')).toHaveCount(1);
   await expect(page.getByTestId('product-price')).toHaveText('₦1,749,000');
   await expect(page.getByLabel('Storage')).toHaveValue('512gb');
-  release();
-  await islandsHydrated(page);
-  await expect(page.getByTestId('product-price')).toHaveText('₦1,749,000');
-  await expect(page.getByLabel('Storage')).toHaveValue('512gb');
+  await expect(page.getByRole('button', { name: /^Add to Cart.*512GB/ })).toBeVisible();
+  // A variant the product does not come in is not offered: the page shows the first one in stock.
+  await page.goto(`${IPHONE}?variant=1tb-gold`);
+  await expect(page.locator('form[data-product-form][data-ready]')).toHaveCount(1);
+  await expect(page.getByLabel('Storage')).toHaveValue('256gb');
+  await expect(page.getByTestId('product-price')).toHaveText('₦1,349,000');
 });
 
-test('a variant chosen and Add to Cart tapped before hydration still put that item in the cart', async ({ page }) => {
-  const release = await holdIsland(page);
-  await page.goto(IPHONE);
-  await expect(page.locator('astro-island[ssr]')).not.toHaveCount(0);
+test('a variant chosen and Add to Cart tapped before the page script has run still put that item in the cart', async ({
+  page,
+}) => {
+  const release = await holdProductScript(page);
+  await page.goto(IPHONE, { waitUntil: 'commit' });
+  await expect(page.getByLabel('Storage')).toBeVisible();
+  await expect(page.locator('form[data-product-form][data-ready]')).toHaveCount(0);
   await page.getByLabel('Storage').selectOption('512gb');
-  await expect(page.getByTestId('product-price')).toHaveText('₦1,749,000');
   await page.getByRole('button', { name: /^Add to Cart/ }).click();
   // The form went to the server, which put the line in the cart and sent the shopper there.
   await expect(page).toHaveURL(/\/cart$/);
@@ -146,4 +150,27 @@ test('a sold-out product offers no quantity and a visibly disabled button', asyn
   const button = page.getByRole('button', { name: 'Out of stock' });
   await expect(button).toBeDisabled();
   await expect(page.getByRole('textbox', { name: 'Quantity' })).toHaveCount(0);
+});
+
+test('back online, the product page shows the price and stock D1 has now, without a reload', async ({ page, context, db }) => {
+  await page.goto(`${IPHONE}?variant=512gb`);
+  await islandsHydrated(page);
+  await expect(page.getByTestId('product-price')).toHaveText('₦1,749,000');
+  await page.evaluate(() => document.documentElement.setAttribute('data-same-page', ''));
+
+  await context.setOffline(true);
+  // While the shopper was offline, the 512GB sold out and its price changed.
+  db.setVariant('apple-iphone-17', '512gb', { priceKobo: 169_900_000, stock: 0 });
+  await context.setOffline(false);
+
+  await expect(page.getByTestId('product-price')).toHaveText('₦1,699,000');
+  await expect(page.locator('[data-stock]')).toHaveText('Out of stock');
+  await expect(page.getByRole('button', { name: /^Out of stock/ })).toBeDisabled();
+  await expect(page.getByLabel('Storage').locator('option[value="512gb"]')).toHaveText('512GB (sold out)');
+  await expect(page.getByRole('textbox', { name: 'Quantity' })).toBeHidden();
+  // Choosing a variant in stock makes the form answer again.
+  await page.getByLabel('Storage').selectOption('256gb');
+  await expect(page.getByTestId('product-price')).toHaveText('₦1,349,000');
+  await expect(page.getByRole('button', { name: /^Add to Cart/ })).toBeEnabled();
+  await expect(page.locator('html[data-same-page]')).toHaveCount(1);
 });

@@ -1,4 +1,4 @@
-import { findVariant, type Product, sellingUnit } from '../catalogue/product.ts';
+import { findVariant, type ProductSale, sellingUnit } from '../catalogue/product-choice.ts';
 import { notify } from '../toast/notify.browser.ts';
 import { lineTitle } from './cart.ts';
 import { addToCart } from './cart-store.browser.ts';
@@ -8,7 +8,11 @@ import { addToCart } from './cart-store.browser.ts';
  * price the shopper sees, and says so with the spec's toast: '{name} added to cart'.
  * The server prices the order itself; this price is only compared with it.
  */
-export function addProductToCart(product: Product, variant = product.variants[0]?.id ?? '', quantity = 1) {
+export function addProductToCart(
+  product: Pick<ProductSale, 'id' | 'name' | 'price' | 'stock' | 'image' | 'variants'>,
+  variant = product.variants[0]?.id ?? '',
+  quantity = 1,
+) {
   const unit = sellingUnit(product, variant);
   if (!unit) return;
   const item = {

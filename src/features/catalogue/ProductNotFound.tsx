@@ -1,7 +1,6 @@
 /**
- * 'Product not found': what /product/{id} shows for an id D1 does not sell, rendered
- * by the on-demand page (as static HTML, no JavaScript) and by the product island when
- * a pre-rendered product has been removed since the build.
+ * 'Product not found': what /product/{id} shows for an id D1 does not sell (an unknown id, or
+ * a product archived since the build), rendered by the on-demand page as static HTML.
  */
 export function ProductNotFound() {
   return (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { initialVariant, parseQuantity, stockText } from './product-choice.ts';
+import { initialVariant, parseQuantity, productSale, productSaleSchema, stockClass, stockText } from './product-choice.ts';
 import { hasPriceRange, priceRange, sellingUnit } from './product.ts';
 
 const v = (id: string, price: number, stock: number) => ({
@@ -39,6 +39,42 @@ describe('the product page choice', () => {
 
   it('says how much is left', () => {
     expect([stockText(0), stockText(3), stockText(6)]).toEqual(['Out of stock', 'Only 3 left in stock', 'In stock']);
+    expect([stockClass(0), stockClass(3), stockClass(6)]).toEqual(['stock-out', 'stock-low', 'muted']);
+  });
+});
+
+describe("what the product page sells (its form's data-sale, and the API's answer)", () => {
+  const product = {
+    ...iphone,
+    id: 'apple-iphone-17',
+    name: 'Apple iPhone 17',
+    brand: 'Apple',
+    category: 'phones',
+    description: 'A phone.',
+    variantLabel: 'Storage',
+    inStock: true,
+    rating: 4.5,
+    reviews: 10,
+    featured: false,
+  };
+
+  it('reads back what the page writes, without the fields it does not use', () => {
+    const sale = productSale(product);
+    expect(productSaleSchema.parse(JSON.parse(JSON.stringify(sale)))).toEqual(sale);
+    // The API's whole product answer reads as the same sale (extra fields are dropped).
+    expect(productSaleSchema.parse(product)).toEqual(sale);
+    expect(Object.keys(sale).sort()).toEqual(['id', 'image', 'name', 'price', 'stock', 'variants']);
+  });
+
+  it('refuses a sale it could not sell from', () => {
+    const broken = productSaleSchema.safeParse({
+      ...productSale(product),
+      variants: [{ id: '512gb', label: '512GB', price: '1' }],
+    });
+    expect(broken.success).toBe(false);
+    expect(productSaleSchema.safeParse({ ...productSale(product), price: 1.5 }).success).toBe(false);
+    expect(productSaleSchema.safeParse({ ...productSale(product), name: '' }).success).toBe(false);
+    expect(productSaleSchema.safeParse(null).success).toBe(false);
   });
 });
 

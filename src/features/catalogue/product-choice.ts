@@ -1,10 +1,69 @@
-import { isInStock, type Product } from './product.ts';
+// No zod here: the product page's plain script (product-page.browser.ts) runs this, and any zod
+// schema in the browser brings zod's ~17 KB core with it (src/lib/light-schema.ts).
+import { array, type Infer, int, nullable, object, string } from '../../lib/light-schema.ts';
+import type { Product } from './product.ts';
+
+/** A product (or variant) can be bought while it has stock. */
+export function isInStock(stock: number): boolean {
+  return stock > 0;
+}
+
+/**
+ * What the product page needs to sell a product: its name, picture and each variant's price and
+ * stock. The page carries it (ProductDetail's `data-sale`), and the API's product answer has it,
+ * so both are read with this one light check.
+ */
+export const productSaleSchema = object({
+  id: string({ min: 1 }),
+  name: string({ min: 1 }),
+  image: string(),
+  price: int({ min: 0 }),
+  stock: int(),
+  variants: array(
+    object({ id: string({ min: 1 }), label: string(), price: int({ min: 0 }), stock: int(), image: nullable(string()) }),
+  ),
+});
+
+export type ProductSale = Infer<typeof productSaleSchema>;
+
+/** The fields of a product `productSaleSchema` reads (what the page writes into `data-sale`). */
+export function productSale(product: Product): ProductSale {
+  const { id, name, image, price, stock } = product;
+  return {
+    id,
+    name,
+    image,
+    price,
+    stock,
+    variants: product.variants.map(({ id, label, price, stock, image }) => ({ id, label, price, stock, image })),
+  };
+}
+
+/** A product's variant by id; a product without variants sells as the line variant ''. */
+export function findVariant<V extends { id: string }>(product: { variants: readonly V[] }, variantId: string): V | undefined {
+  return product.variants.find((v) => v.id === variantId);
+}
+
+/**
+ * What one line of a product sells at: the chosen variant's price and stock, or the
+ * product's own when it has no variants. Undefined for a variant it does not come in.
+ */
+export function sellingUnit(
+  product: Pick<ProductSale, 'price' | 'stock' | 'image' | 'variants'>,
+  variantId: string,
+): { price: number; stock: number; image: string } | undefined {
+  if (product.variants.length === 0) {
+    return variantId === '' ? { price: product.price, stock: product.stock, image: product.image } : undefined;
+  }
+  const variant = findVariant(product, variantId);
+  return variant && { price: variant.price, stock: variant.stock, image: variant.image ?? product.image };
+}
 
 /**
  * What the product page offers first: the variant the address names (?variant=) when the
  * product comes in it, else the first one in stock, else the first. '' without variants.
  */
-export function initialVariant(product: Pick<Product, 'variants'>, requested: string | null | undefined): string {
+export function initialVariant(product: Pick<ProductSale, 'variants'>, requested: string | null | undefined): string {
   const { variants } = product;
   if (variants.length === 0) return '';
   if (requested && variants.some((v) => v.id === requested)) return requested;
@@ -15,6 +74,12 @@ export function initialVariant(product: Pick<Product, 'variants'>, requested: st
 export function stockText(stock: number): string {
   if (!isInStock(stock)) return 'Out of stock';
   return stock <= 5 ? `Only ${stock} left in stock` : 'In stock';
+}
+
+/** The stock line's look: plenty, a few left, none. */
+export function stockClass(stock: number): 'muted' | 'stock-low' | 'stock-out' {
+  if (!isInStock(stock)) return 'stock-out';
+  return stock <= 5 ? 'stock-low' : 'muted';
 }
 
 /**

@@ -1,39 +1,143 @@
-/**
- * The product page before its island is ready (slow links take seconds): a plain script,
- * loaded with the page, that
- * - shows the variant a shared link names (?variant=) with its price and stock at once;
- * - keeps price and stock in step with a variant chosen before hydration;
- * - records what the shopper chose on the form (data-variant, data-quantity), which the
- *   island (ProductDetail) takes over when it mounts.
- * The form itself posts to /cart/add, so Add to Cart works before hydration too.
- * Once the island has mounted (data-hydrated), this script does nothing more.
- */
-const asSelect = (element: unknown) => (element instanceof HTMLSelectElement ? element : null);
-const asInput = (element: unknown) => (element instanceof HTMLInputElement ? element : null);
+import { ApiRequestError, callApi } from '../../lib/api-client.browser.ts';
+import { formatNaira } from '../../lib/money.ts';
+import { addProductToCart } from '../cart/add-to-cart.browser.ts';
+import { MAX_LINE_QUANTITY } from '../cart/cart.ts';
+import { onReconnect } from '../pwa/connection.browser.ts';
+import {
+  findVariant,
+  initialVariant,
+  type ProductSale,
+  parseQuantity,
+  productSaleSchema,
+  sellingUnit,
+  stockClass,
+  stockText,
+} from './product-choice.ts';
+import { productSaleApi } from './product-sale-api.ts';
 
-function follow(form: HTMLFormElement) {
-  const select = asSelect(form.querySelector('select[name="variant"]'));
-  const quantity = asInput(form.querySelector('input[name="quantity"]'));
-  const show = () => {
-    const option = select?.selectedOptions[0];
-    if (!select || !option || form.hasAttribute('data-hydrated')) return;
-    form.dataset.variant = select.value;
-    for (const price of document.querySelectorAll<HTMLElement>('[data-price], .detail__cta-price')) {
-      price.textContent = option.dataset.price ?? price.textContent;
-    }
-    const stock = document.querySelector<HTMLElement>('[data-stock] > span');
-    if (stock) stock.textContent = option.dataset.stockText ?? stock.textContent;
-  };
+/**
+ * The product page's buy form, made to answer in place by a plain script: the page is HTML
+ * (ProductDetail, rendered at build or from D1 by the Worker) and ships no framework
+ * (docs/decisions/004-plain-scripts.md). The form posts to /cart/add without JavaScript, and
+ * before this script has run on a slow link; from here:
+ * - the variant menu (and a shared link's ?variant=) shows that variant's price, stock and
+ *   picture, and the address names it (replaced, not pushed: Back leaves the product);
+ * - the quantity box keeps to a whole number the shopper may buy, and says why it changed one;
+ * - Add to Cart adds to the cart kept in this browser with the toast '{name} added to cart';
+ * - when the connection comes back, price and stock are read again from the API (an archived
+ *   product reloads the page, which the Worker answers with 'Product not found').
+ * The form says it is ready with `data-ready`.
+ */
+function sell(form: HTMLFormElement) {
+  const read = productSaleSchema.safeParse(safeJson(form.dataset.sale));
+  if (!read.success) return; // The form still posts to /cart/add.
+  let sale: ProductSale = read.data;
+
+  const found = form.querySelector('select[name="variant"]');
+  // Read with instanceof, not querySelector<T>: the Worker's types (astro check) disagree on HTMLSelectElement.
+  const select = found instanceof HTMLSelectElement ? found : null;
+  const quantity = form.querySelector<HTMLInputElement>('input[name="quantity"]');
+  const quantityField = form.querySelector<HTMLElement>('[data-quantity-field]');
+  const note = form.querySelector<HTMLElement>('#quantity-note');
+  const less = form.querySelector<HTMLButtonElement>('[data-step="-1"]');
+  const more = form.querySelector<HTMLButtonElement>('[data-step="1"]');
+  const submit = form.querySelector<HTMLButtonElement>('button[type="submit"]');
+  const addLabel = form.querySelector<HTMLElement>('[data-add-label]');
+  const addVariant = form.querySelector<HTMLElement>('[data-add-variant]');
+  const prices = document.querySelectorAll<HTMLElement>('[data-unit-price]');
+  const stockLine = document.querySelector<HTMLElement>('[data-stock] > span');
+  const image = document.querySelector<HTMLImageElement>('img[data-unit-image]');
+
   const requested = new URLSearchParams(window.location.search).get('variant');
-  if (select && requested && [...select.options].some((o) => o.value === requested)) {
-    select.value = requested;
+  // A shared link's variant, else what the browser kept in the menu (Back to this page).
+  let variantId = initialVariant(sale, requested ?? select?.value);
+  let quantityNote = '';
+
+  const unit = () => sellingUnit(sale, variantId) ?? { price: sale.price, stock: 0, image: sale.image };
+  const maxQuantity = () => Math.max(1, Math.min(unit().stock, MAX_LINE_QUANTITY));
+  const typed = () => Number.parseInt(quantity?.value ?? '', 10);
+
+  const showQuantity = () => {
+    const max = maxQuantity();
+    if (less) less.disabled = !(typed() > 1);
+    if (more) more.disabled = typed() >= max;
+    if (note) note.textContent = quantityNote || `Up to ${max} per order`;
+  };
+  /** The typed quantity as a whole number within what can be bought; says so when it had to change it. */
+  const settleQuantity = (text = quantity?.value ?? '1') => {
+    const settled = parseQuantity(text, maxQuantity());
+    if (quantity) quantity.value = String(settled.quantity);
+    quantityNote = settled.note;
+    showQuantity();
+    return settled.quantity;
+  };
+  const show = () => {
+    const { price, stock, image: picture } = unit();
+    const canBuy = stock > 0;
+    for (const element of prices) element.textContent = formatNaira(price);
+    if (stockLine) {
+      stockLine.textContent = stockText(stock);
+      stockLine.className = stockClass(stock);
+    }
+    if (image && image.getAttribute('src') !== picture) image.src = picture;
+    if (select) {
+      select.value = variantId;
+      for (const option of select.options) {
+        const variant = findVariant(sale, option.value);
+        if (variant) option.textContent = variant.stock > 0 ? variant.label : `${variant.label} (sold out)`;
+      }
+    }
+    if (quantityField) quantityField.hidden = !canBuy;
+    if (submit) submit.disabled = !canBuy;
+    if (addLabel) addLabel.textContent = canBuy ? 'Add to Cart' : 'Out of stock';
+    const variant = findVariant(sale, variantId);
+    if (addVariant) addVariant.textContent = variant ? `: ${variant.label}` : '';
+    showQuantity();
+  };
+
+  select?.addEventListener('change', () => {
+    variantId = select.value;
+    const url = new URL(window.location.href);
+    url.searchParams.set('variant', variantId);
+    window.history.replaceState(window.history.state, '', url);
     show();
-  }
-  select?.addEventListener('change', show);
-  quantity?.addEventListener('input', () => {
-    if (!form.hasAttribute('data-hydrated')) form.dataset.quantity = quantity.value;
   });
+  quantity?.addEventListener('input', () => {
+    quantityNote = '';
+    showQuantity();
+  });
+  quantity?.addEventListener('blur', () => settleQuantity());
+  less?.addEventListener('click', () => settleQuantity(String(typed() - 1)));
+  more?.addEventListener('click', () => settleQuantity(String((typed() || 0) + 1)));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (unit().stock <= 0) return;
+    addProductToCart(sale, variantId, settleQuantity());
+  });
+  onReconnect(() => {
+    callApi(productSaleApi.get, { params: { id: sale.id } }).then(
+      (fresh) => {
+        sale = fresh;
+        variantId = initialVariant(sale, variantId);
+        show();
+      },
+      (error: unknown) => {
+        if (error instanceof ApiRequestError && error.status === 404) window.location.reload();
+      },
+    );
+  });
+
+  show();
+  form.setAttribute('data-ready', '');
+}
+
+function safeJson(text: string | undefined): unknown {
+  try {
+    return text === undefined ? undefined : JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 const form = document.querySelector<HTMLFormElement>('form[data-product-form]');
-if (form) follow(form);
+if (form) sell(form);

@@ -14,10 +14,10 @@ export function isProductId(value: string): boolean {
   return value.length <= 80 && PRODUCT_ID_PATTERN.test(value);
 }
 
-/** A product (or variant) can be bought while it has stock. */
-export function isInStock(stock: number): boolean {
-  return stock > 0;
-}
+// The selling rules live in product-choice.ts (no zod, so the product page's plain script can use them).
+import { isInStock } from './product-choice.ts';
+
+export { findVariant, isInStock, sellingUnit } from './product-choice.ts';
 
 /** A variant id: unique within its product, it is the `?variant=` of the product's URL. */
 export const variantIdSchema = z
@@ -234,26 +234,6 @@ export function priceRange(product: Pick<Product, 'price' | 'variants'>): { from
 export function hasPriceRange(product: Pick<Product, 'price' | 'variants'>): boolean {
   const { from, to } = priceRange(product);
   return from !== to;
-}
-
-/** A product's variant by id; a product without variants sells as the line variant ''. */
-export function findVariant(product: Pick<Product, 'variants'>, variantId: string): Variant | undefined {
-  return product.variants.find((v) => v.id === variantId);
-}
-
-/**
- * What one line of a product sells at: the chosen variant's price and stock, or the
- * product's own when it has no variants. Undefined for a variant it does not come in.
- */
-export function sellingUnit(
-  product: Pick<Product, 'price' | 'stock' | 'image' | 'variants'>,
-  variantId: string,
-): { price: number; stock: number; image: string } | undefined {
-  if (product.variants.length === 0) {
-    return variantId === '' ? { price: product.price, stock: product.stock, image: product.image } : undefined;
-  }
-  const variant = findVariant(product, variantId);
-  return variant && { price: variant.price, stock: variant.stock, image: variant.image ?? product.image };
 }
 
 /**
