@@ -6,6 +6,7 @@ import AstroPWA from '@vite-pwa/astro';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PAGE_CSP_DIRECTIVES } from './functions/platform/security-headers.ts';
+import { writePageHeaders } from './scripts/build/page-headers.ts';
 
 const site = process.env.SITE_URL ?? 'https://gts.ng';
 const outDir = process.env.BUILD_DIR ?? 'dist';
@@ -110,6 +111,22 @@ function pwa() {
 }
 
 /**
+ * Each pre-rendered page's script policy as a response header too, not only in Astro's <meta>
+ * (issue 23): written into the build's `_headers` once the pages exist (scripts/build/page-headers.ts).
+ */
+function pagePolicyHeaders() {
+  return {
+    name: 'gts:page-policy-headers',
+    hooks: {
+      'astro:build:done': async (/** @type {{ logger: { info(message: string): void } }} */ { logger }) => {
+        const rules = await writePageHeaders(clientDir);
+        logger.info(`_headers: a Content-Security-Policy for each of ${rules.length} pre-rendered pages`);
+      },
+    },
+  };
+}
+
+/**
  * Zod 4 probes whether it may compile parsers with `new Function` the first time it parses
  * an object. The CSP forbids eval, so the probe fails (zod falls back) but the browser still
  * reports a CSP violation each time a page loads it. `jitless` skips the probe; it must be
@@ -147,7 +164,7 @@ export default defineConfig({
   adapter: cloudflare({ imageService: 'passthrough' }),
   // Astro sessions are not used: no SESSION KV namespace to provision.
   session: false,
-  integrations: [react(), pwa()],
+  integrations: [react(), pwa(), pagePolicyHeaders()],
   prefetch: { prefetchAll: false, defaultStrategy: 'hover' },
   // Content-Security-Policy without 'unsafe-inline' (docs/decisions, functions/platform/security-headers.ts):
   // Astro hashes every script and style it emits (island loaders, inlined scripts, CSS)

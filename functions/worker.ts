@@ -5,6 +5,7 @@ import { api } from './index.ts';
 import { HSTS, PAGE_CSP_HEADER, PAGE_SECURITY_HEADERS } from './platform/security-headers.ts';
 import { runScheduledJobs } from './scheduled.ts';
 import { drainReader } from './platform/drain.ts';
+import { hasScriptPolicy, pagePolicy } from './platform/page-policy.ts';
 import { finishPageRequest } from './platform/request-log.ts';
 
 /**
@@ -49,7 +50,7 @@ async function answerPage(request: Request, env: Env, ctx: ExecutionContext, pat
       const render = () => handle(request, env, ctx);
       const reading = request.method === 'GET' || request.method === 'HEAD';
       const productId = reading ? productIdOfPagePath(pathname) : undefined;
-      response = withPageSecurityHeaders(
+      response = await withPageSecurityHeaders(
         request,
         productId
           ? await serveProductPage(request, env, productId, render)
@@ -62,7 +63,7 @@ async function answerPage(request: Request, env: Env, ctx: ExecutionContext, pat
     }
   } catch (error) {
     console.error(JSON.stringify({ at: new Date().toISOString(), kind: 'error', id: log.id, error: String(error) }));
-    response = withPageSecurityHeaders(request, await serverErrorPage(request, env));
+    response = await withPageSecurityHeaders(request, await serverErrorPage(request, env));
   }
   return finishPageRequest(request, response, log);
 }
@@ -100,16 +101,27 @@ async function drainUnreadBody(request: Request) {
   await drainReader(body.getReader());
 }
 
-/** The security headers of a page the Worker rendered: the same as public/_headers gives a pre-rendered one. */
-function withPageSecurityHeaders(request: Request, response: Response): Response {
+/**
+ * The security headers of a page the Worker answers: the same as a pre-rendered page gets from
+ * `_headers` (public/_headers, and the page's own policy the build adds there).
+ */
+async function withPageSecurityHeaders(request: Request, response: Response): Promise<Response> {
+  const { headers } = response;
+  const html = (headers.get('content-type') ?? '').startsWith('text/html');
+  // Astro sends the script policy itself on a page it renders on demand. A pre-rendered page
+  // (the home page, a product page, the 404 and 500 pages, served here from the assets) has it
+  // only in its <meta>: its own policy is computed from the page (functions/platform/page-policy.ts).
+  const body = html && !hasScriptPolicy(headers) && response.body ? await response.text() : null;
   // The adapter's answer may have immutable headers (one fetched from the assets).
-  const secured = new Response(response.body, response);
-  const { headers } = secured;
-  for (const [name, value] of Object.entries(PAGE_SECURITY_HEADERS)) headers.set(name, value);
-  // Astro sets a Content-Security-Policy with script-src/style-src hashes on pages it
-  // renders on demand; this one is a second policy (a browser enforces both).
-  if (!headers.get('content-security-policy')?.includes(PAGE_CSP_HEADER))
-    headers.append('Content-Security-Policy', PAGE_CSP_HEADER);
+  const secured = new Response(body ?? response.body, response);
+  for (const [name, value] of Object.entries(PAGE_SECURITY_HEADERS)) secured.headers.set(name, value);
+  if (body !== null) {
+    secured.headers.delete('content-length');
+    secured.headers.append('Content-Security-Policy', await pagePolicy(body));
+  }
+  // The policy every page carries (public/_headers' `/*`); a browser enforces each policy it gets.
+  if (!secured.headers.get('content-security-policy')?.includes(PAGE_CSP_HEADER))
+    secured.headers.append('Content-Security-Policy', PAGE_CSP_HEADER);
   return withTransportSecurity(request, secured);
 }
 

@@ -5,12 +5,16 @@ import { PAGE_CSP_HEADER, PAGE_ONLY_HEADERS, PAGE_SECURITY_HEADERS } from '../..
 import { expect, test } from './fixtures.ts';
 import { islandsHydrated } from './islands.ts';
 
-/** The policies of a response: each Content-Security-Policy header (a browser enforces all of them). */
+/**
+ * The policies of a response: each Content-Security-Policy header, and each policy of a header
+ * that lists several, comma-separated (Cloudflare joins a header two `_headers` rules set that
+ * way). A browser enforces all of them.
+ */
 function policies(response: APIResponse): string[] {
   return response
     .headersArray()
     .filter((h) => h.name.toLowerCase() === 'content-security-policy')
-    .map((h) => h.value);
+    .flatMap((h) => h.value.split(/,\s*/));
 }
 
 /** The headers every page carries, wherever it comes from (static assets or the Worker). */
@@ -109,6 +113,74 @@ test('a pre-rendered page: headers from _headers, script and style hashes in its
     expect(inline[0]).toContain("localStorage.getItem('theme')");
     expect(policy).toContain(`'sha256-${createHash('sha256').update(inline[0]!).digest('base64')}'`);
   }
+});
+
+/** The CSP source of a text's SHA-256, as a policy lists it. */
+const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+
+test('every pre-rendered page sends its own script policy as a header: default-src, and the hashes of exactly its inline scripts and styles', async ({
+  request,
+}) => {
+  // Served by the static assets (`_headers`) and by the Worker (the home page, a product page, the 404 page).
+  for (const path of [
+    '/about',
+    '/track',
+    '/login',
+    '/sell-or-swap/status',
+    '/',
+    '/product/sony-playstation-5-slim',
+    '/no/such/page',
+  ]) {
+    const response = await request.get(path);
+    const html = await response.text();
+    const own = policies(response).filter((p) => p.includes('script-src'));
+    expect(own, path).toHaveLength(1);
+    // A page with no inline style lists none: style-src 'self' alone.
+    expect(own[0], path).toMatch(/(^|; )script-src 'self'( 'sha256-[A-Za-z0-9+/=]+')+(;|$)/);
+    expect(own[0], path).toMatch(/(^|; )style-src 'self'( 'sha256-[A-Za-z0-9+/=]+')*(;|$)/);
+    for (const directive of ["default-src 'self'", "object-src 'none'", "base-uri 'self'", "frame-ancestors 'none'"])
+      expect(own[0]!.split('; '), path).toContain(directive);
+    expect(own[0], path).not.toContain('unsafe-');
+    const listed = (directive: string) =>
+      own[0]!
+        .split(';')
+        .map((d) => d.trim())
+        .find((d) => d.startsWith(`${directive} `))!
+        .split(' ')
+        .slice(2)
+        .sort();
+    const scripts = [...html.matchAll(/<script(?![^>]*\bsrc=)(?![^>]*application\/ld\+json)[^>]*>([\s\S]*?)<\/script>/g)].map(
+      (m) => sha256(m[1]!),
+    );
+    const styles = [...html.matchAll(/<style[^>]*>([\s\S]*?)<\/style>/g)].map((m) => sha256(m[1]!));
+    expect(listed('script-src'), path).toEqual([...new Set(scripts)].sort());
+    expect(listed('style-src'), path).toEqual([...new Set(styles)].sort());
+    // Only what Astro's own (site-wide) list allows too.
+    const meta = metaPolicy(html)!.replaceAll('&#39;', "'");
+    for (const source of [...scripts, ...styles]) expect(meta, path).toContain(source);
+  }
+});
+
+test('a script injected into a pre-rendered page is blocked by the header policy alone, without the page’s <meta>', async ({
+  page,
+  cspViolations,
+}) => {
+  // The attacker's page: /about as served (its headers), its <meta> policy gone and a script added.
+  await page.route('**/about', async (route) => {
+    const response = await route.fetch();
+    const html = (await response.text())
+      .replace(/<meta http-equiv="content-security-policy"[^>]*>/, '')
+      .replace('</body>', '<script>window.injected = true</script></body>');
+    await route.fulfill({ response, body: html });
+  });
+  await page.goto('/about');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  expect(await page.evaluate(() => 'injected' in window)).toBe(false);
+  await expect.poll(() => cspViolations.join('\n')).toContain('script-src-elem blocked inline');
+  // The page's own inline script (the theme) still ran: its hash is in the header.
+  expect(await page.evaluate(() => document.documentElement.style.colorScheme)).toMatch(/^(dark|light)$/);
+  // Expected in this test only: without this, the fixture would (rightly) fail it.
+  cspViolations.length = 0;
 });
 
 test('the pages the Worker renders (listing, cart): the same headers, the script policy as a header', async ({ request }) => {
