@@ -171,23 +171,49 @@ test('Load More moves focus to the first new product, and the list keeps its len
   await expect(cards(page).nth(9)).toBeInViewport();
 });
 
-test('a search the API refuses shows the API’s message at the field and keeps the last results, marked', async ({ page }) => {
+test('a search the Worker refuses shows its message at the field and keeps the last results, marked', async ({ page }) => {
   await page.goto('/products?category=phones');
   await islandsHydrated(page);
-  const refused = page.waitForResponse((r) => r.url().includes('/api/products?') && r.status() === 400);
-  await page.getByRole('searchbox', { name: 'Search products' }).fill('iphone '.repeat(45));
-  const answer = await refused;
-  const { error } = (await answer.json()) as { error: { message: string; issues: { field: string; message: string }[] } };
-  const issue = error.issues.find((i) => i.field === 'q')!;
-  await expect(page.locator('#search-problem')).toHaveText(issue.message);
+  const long = 'iphone '.repeat(45);
+  // What the Worker says of that search in the listing it renders for it: the words every client gets.
+  const html = await (await page.request.get(`/products?category=phones&q=${encodeURIComponent(long.trim())}`)).text();
+  const said = /<p id="search-problem"[^>]*>([^<]+)<\/p>/.exec(html)?.[1];
+  expect(said, 'the Worker names the problem at the search box').toBeTruthy();
+  const message = said!.replaceAll('&#39;', "'").replaceAll('&quot;', '"').replaceAll('&amp;', '&');
+
+  const asked = page.waitForResponse((r) => r.url().includes('/products?') && r.request().resourceType() === 'fetch');
+  await page.getByRole('searchbox', { name: 'Search products' }).fill(long);
+  await asked;
+  await expect(page.locator('#search-problem')).toHaveText(message);
   await expect(page.getByRole('searchbox', { name: 'Search products' })).toHaveAttribute('aria-invalid', 'true');
-  await expect(page.getByText(error.message)).toBeVisible();
   await expect(page.getByText('Check your connection')).toHaveCount(0);
   await expect(page.getByText('The products below are from your previous search.')).toBeVisible();
   await expect(cards(page)).toHaveCount(9);
   await expect(page.locator('.grid-products[data-stale]')).toHaveCount(1);
-  // The long search's chip is cut short: the page does not get wider than the window.
+  // The address is still the last search that could be shown.
+  await expect(page).toHaveURL(/\/products\?category=phones$/);
+  // The long search's text does not widen the page.
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+});
+
+test('when the store cannot be reached, the last results stay, marked, with the reason; back online they are asked for again', async ({
+  page,
+  context,
+}) => {
+  await page.goto('/products?category=phones');
+  await islandsHydrated(page);
+  await context.setOffline(true);
+  await page.getByRole('checkbox', { name: 'Apple' }).check();
+  await expect(page.getByText('We could not reach the store. Check your connection and try again.')).toBeVisible();
+  await expect(page.getByText('The products below may be out of date.')).toBeVisible();
+  await expect(page.locator('.grid-products[data-stale]')).toHaveCount(1);
+  await expect(cards(page)).toHaveCount(9);
+  await expect(page).toHaveURL(/\/products\?category=phones$/);
+  await context.setOffline(false);
+  // Back online: the listing of the address, live, and no longer marked.
+  await expect(page.locator('.grid-products[data-stale]')).toHaveCount(0);
+  await expect(page.getByText('The products below may be out of date.')).toHaveCount(0);
+  await expect(resultsCount(page)).toHaveText(`${phoneIds.size} products`);
 });
 
 test('price boxes show naira with separators and say at the field when the max is below the min', async ({ page }) => {

@@ -1,48 +1,37 @@
 import { X } from 'lucide-react';
-import type { ReactNode } from 'react';
 import { formatNaira, wholeNairaToKobo } from '../../lib/money.ts';
 import { categoryLabel } from './categories.ts';
 import { listingHref } from './listing.ts';
 import { DEFAULT_QUERY, type ProductQuery } from './search.ts';
 
-interface Props {
-  query: ProductQuery;
-  apply: (change: Partial<ProductQuery>) => void;
-  /** Empties the search box as well as the query's search. */
-  clearSearch: () => void;
-  clearAll: () => void;
-  /** Before hydration (and without JavaScript) each chip is a link to the listing without its filter. */
-  hydrated: boolean;
-}
-
 interface Chip {
   key: string;
   label: string;
-  /** The listing without this filter (the chip without JavaScript). */
+  /** The listing without this filter. */
   href: string;
-  remove: () => void;
 }
 
-/** The active filters as chips, each removed on its own, and 'Clear All'. */
-export function FilterChips({ query, apply, clearSearch, clearAll, hydrated }: Props) {
+/**
+ * The active filters as chips, each removed on its own, and 'Clear All'. Each is a link to the
+ * listing without that filter (without JavaScript); the listing's script turns them into buttons
+ * acting in place (`data-in-place`).
+ */
+export function FilterChips({ query }: { query: ProductQuery }) {
   const without = (change: Partial<ProductQuery>) => listingHref({ ...query, ...change, page: 1 });
   const chips: Chip[] = [
-    ...(query.q ? [{ key: 'q', label: `“${query.q}”`, href: without({ q: '' }), remove: clearSearch }] : []),
-    ...query.category.map((c) => {
-      const category = query.category.filter((x) => x !== c);
-      return { key: `c-${c}`, label: categoryLabel(c), href: without({ category }), remove: () => apply({ category }) };
-    }),
-    ...query.brand.map((b) => {
-      const brand = query.brand.filter((x) => x !== b);
-      return { key: `b-${b}`, label: b, href: without({ brand }), remove: () => apply({ brand }) };
-    }),
+    ...(query.q ? [{ key: 'q', label: `“${query.q}”`, href: without({ q: '' }) }] : []),
+    ...query.category.map((c) => ({
+      key: `c-${c}`,
+      label: categoryLabel(c),
+      href: without({ category: query.category.filter((x) => x !== c) }),
+    })),
+    ...query.brand.map((b) => ({ key: `b-${b}`, label: b, href: without({ brand: query.brand.filter((x) => x !== b) }) })),
     ...(query.minPrice !== DEFAULT_QUERY.minPrice || query.maxPrice !== DEFAULT_QUERY.maxPrice
       ? [
           {
             key: 'price',
             label: `${formatNaira(wholeNairaToKobo(query.minPrice))} – ${formatNaira(wholeNairaToKobo(query.maxPrice))}`,
             href: without({ minPrice: DEFAULT_QUERY.minPrice, maxPrice: DEFAULT_QUERY.maxPrice }),
-            remove: () => apply({ minPrice: DEFAULT_QUERY.minPrice, maxPrice: DEFAULT_QUERY.maxPrice }),
           },
         ]
       : []),
@@ -52,53 +41,22 @@ export function FilterChips({ query, apply, clearSearch, clearAll, hydrated }: P
     <ul className="chips" aria-label="Active filters">
       {chips.map((chip) => (
         <li key={chip.key}>
-          <ChipAction
-            className="chip"
-            hydrated={hydrated}
-            href={chip.href}
-            onClick={chip.remove}
-            label={`Remove filter ${chip.label}`}
-          >
+          <a className="chip" href={chip.href} aria-label={`Remove filter ${chip.label}`} data-in-place>
             {/* A long search is cut short with an ellipsis (the full text is in the label): the chip never widens the page. */}
             <span className="chip__text">{chip.label}</span> <X size={14} aria-hidden="true" />
-          </ChipAction>
+          </a>
         </li>
       ))}
       <li>
-        <ChipAction
+        {/* Every filter and the search back to the defaults; the sort order stays. */}
+        <a
           className="chip chip--clear"
-          hydrated={hydrated}
           href={listingHref({ sort: query.sort === 'relevance' ? DEFAULT_QUERY.sort : query.sort })}
-          onClick={clearAll}
+          data-in-place
         >
           Clear All
-        </ChipAction>
+        </a>
       </li>
     </ul>
-  );
-}
-
-interface ActionProps {
-  className: string;
-  hydrated: boolean;
-  href: string;
-  onClick: () => void;
-  label?: string;
-  children: ReactNode;
-}
-
-/** A link to the listing without JavaScript; a button acting in place once hydrated (same look, same place). */
-function ChipAction({ className, hydrated, href, onClick, label, children }: ActionProps) {
-  if (!hydrated) {
-    return (
-      <a className={className} href={href} aria-label={label}>
-        {children}
-      </a>
-    );
-  }
-  return (
-    <button type="button" className={className} aria-label={label} onClick={onClick}>
-      {children}
-    </button>
   );
 }

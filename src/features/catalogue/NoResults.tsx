@@ -9,18 +9,15 @@ interface Props {
   didYouMean?: string;
   /** The store's departments that have products, in menu order. */
   departments: readonly CategoryId[];
-  /** Before hydration (and without JavaScript) Clear All is a link; hydrated, a button acting in place. */
-  hydrated: boolean;
-  clearAll: () => void;
 }
 
 /**
  * What the listing shows when nothing matches, so a search never ends at a blank page: the
  * corrected search ("Did you mean …?", the same filters with the corrected text), Clear All,
- * and the departments to browse instead. The suggestion and the departments are links, the
- * same before and after hydration, so they work without JavaScript and keep their place.
+ * and the departments to browse instead. All are links, so they work without JavaScript; the
+ * listing's script follows them in place (Clear All becomes a button).
  */
-export function NoResults({ query, didYouMean, departments, hydrated, clearAll }: Props) {
+export function NoResults({ query, didYouMean, departments }: Props) {
   return (
     <div className="empty card">
       <h2>No products found</h2>
@@ -30,15 +27,9 @@ export function NoResults({ query, didYouMean, departments, hydrated, clearAll }
         </p>
       )}
       <p className="muted">Try a different search or fewer filters.</p>
-      {hydrated ? (
-        <button type="button" className="btn btn-outline" onClick={clearAll}>
-          Clear All
-        </button>
-      ) : (
-        <a className="btn btn-outline" href="/products">
-          Clear All
-        </a>
-      )}
+      <a className="btn btn-outline" href="/products" data-in-place>
+        Clear All
+      </a>
       {departments.length > 0 && (
         <div className="empty__departments">
           <h3 id="browse-departments">Browse a department</h3>

@@ -1,14 +1,11 @@
 import { SlidersHorizontal } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
 import { type CategoryId, DEPARTMENTS } from './categories.ts';
 import { FilterChips } from './FilterChips.tsx';
 import { FilterPanel } from './FilterPanel.tsx';
 import { FORM_MARKER, type ListingErrors, listingHref } from './listing.ts';
 import { NoResults } from './NoResults.tsx';
 import { ProductCard } from './ProductCard.tsx';
-import { SEARCH_MAX_LENGTH, SORTS, searchTerms, type ProductPage, type ProductQuery, type SortId } from './search.ts';
-import { useHydrated } from './use-hydrated.browser.ts';
-import { useProductSearch } from './use-product-search.browser.ts';
+import { SEARCH_MAX_LENGTH, SORTS, searchTerms, type ProductPage, type ProductQuery } from './search.ts';
 import './ProductBrowser.css';
 
 interface Props {
@@ -23,57 +20,32 @@ interface Props {
   categories: CategoryId[];
 }
 
-const FORM_ID = 'product-filters';
+export const FORM_ID = 'product-filters';
 /** Above this many characters the search box counts them (the API takes SEARCH_MAX_LENGTH). */
 const COUNT_FROM = SEARCH_MAX_LENGTH - 20;
 
 /**
- * /products: search, filters, sort and paging over D1. The Worker renders it for the URL and
- * every control works without JavaScript (a GET form, links, Add to Cart forms); hydrated, the
- * same controls act in place and keep the URL and history in step.
+ * /products: search, filters, sort and paging over D1, as HTML the Worker renders for the URL
+ * (docs/decisions/016-listing-rendered-by-the-worker.md). Not an island: every control works
+ * without JavaScript (a GET form, links, Add to Cart forms), and listing.browser.ts, a plain
+ * script, makes them act in place (docs/decisions/004-plain-scripts.md): it asks the Worker for
+ * the listing of the new URL and puts its results in this page, keeping the URL and history in
+ * step. The cards stay the Worker's HTML. The script's hooks are the `data-*` attributes:
+ * `data-listing` (the part it replaces), `data-in-place` (links it turns into buttons acting in
+ * place), `data-filters-toggle`, `data-apply-filters` (not needed once changes apply at once).
  */
-export default function ProductBrowser({ initial, query: startQuery, errors, priceText, categories }: Props) {
-  const search = useProductSearch(initial, { query: startQuery, errors });
-  const { query, items, page, status, failure, fieldErrors, apply, clearAll } = search;
-  const hydrated = useHydrated();
-  const [filtersOpen, setFiltersOpen] = useState<boolean | null>(null);
-  const grid = useRef<HTMLDivElement>(null);
-
-  // Until now CSS decided (open on wide screens, or when the Filters link targeted it); from here the Filters button does.
-  useEffect(
-    () => setFiltersOpen(window.matchMedia('(min-width: 960px)').matches || window.location.hash === '#filter-panel'),
-    [],
-  );
-
-  // After Load More, focus goes to the first new product (its name), so the next Tab continues there.
-  const { firstNew, focusedNew } = search;
-  useEffect(() => {
-    if (firstNew === null) return;
-    const card = grid.current?.querySelectorAll<HTMLElement>('[data-product-id]')[firstNew];
-    card?.querySelector<HTMLAnchorElement>('.product-card__name a')?.focus();
-    focusedNew();
-  }, [firstNew, focusedNew]);
-
-  const searchProblem = fieldErrors.q;
+export default function ProductBrowser({ initial: page, query, errors, priceText, categories }: Props) {
+  const items = page.items;
+  const searchProblem = errors.q;
   const otherProblems = (['category', 'brand', 'sort', 'page', 'featured'] as const).flatMap((f) =>
-    fieldErrors[f] ? [fieldErrors[f]] : [],
+    errors[f] ? [errors[f]] : [],
   );
-  const stale = status === 'error';
   const departments = DEPARTMENTS.filter((id) => categories.includes(id));
-  const typed = search.searchText.length;
+  const typed = query.q.length;
 
   return (
-    <div className="browser">
-      <form
-        id={FORM_ID}
-        className="browser__top"
-        method="get"
-        action="/products"
-        onSubmit={(e) => {
-          e.preventDefault();
-          search.submitSearch();
-        }}
-      >
+    <div className="browser" data-listing>
+      <form id={FORM_ID} className="browser__top" method="get" action="/products" data-listing-form>
         <div className="field browser__search">
           <label htmlFor="product-search" className="visually-hidden">
             Search products
@@ -84,10 +56,11 @@ export default function ProductBrowser({ initial, query: startQuery, errors, pri
             type="search"
             className="input"
             placeholder="Search phones, laptops, TVs…"
-            value={search.searchText}
+            defaultValue={query.q}
+            data-count-from={COUNT_FROM}
+            data-max-length={SEARCH_MAX_LENGTH}
             aria-invalid={searchProblem ? true : undefined}
             aria-describedby={searchProblem ? 'search-problem' : typed > COUNT_FROM ? 'search-count' : undefined}
-            onChange={(e) => search.setSearchText(e.target.value)}
           />
           {searchProblem ? (
             <p id="search-problem" className="field-error" role="alert">
@@ -101,33 +74,15 @@ export default function ProductBrowser({ initial, query: startQuery, errors, pri
             )
           )}
         </div>
-        {hydrated ? (
-          <button
-            type="button"
-            className="btn btn-outline"
-            aria-expanded={filtersOpen ?? false}
-            aria-controls="filter-panel"
-            onClick={() => setFiltersOpen((open) => !open)}
-          >
-            <SlidersHorizontal size={18} aria-hidden="true" /> Filters
-          </button>
-        ) : (
-          // Without JavaScript the panel opens as the link's target (ProductBrowser.css).
-          <a className="btn btn-outline" href="#filter-panel">
-            <SlidersHorizontal size={18} aria-hidden="true" /> Filters
-          </a>
-        )}
+        {/* Without JavaScript the panel opens as the link's target (ProductBrowser.css); the script makes it a toggle. */}
+        <a className="btn btn-outline" href="#filter-panel" data-filters-toggle>
+          <SlidersHorizontal size={18} aria-hidden="true" /> Filters
+        </a>
         <div className="field browser__sort">
           <label htmlFor="product-sort" className="visually-hidden">
             Sort by
           </label>
-          <select
-            id="product-sort"
-            name="sort"
-            className="input"
-            value={query.sort}
-            onChange={(e) => apply({ sort: e.target.value as SortId })}
-          >
+          <select id="product-sort" name="sort" className="input" defaultValue={query.sort}>
             {SORTS.filter((s) => s.id !== 'relevance' || searchTerms(query.q).length > 0).map((s) => (
               <option key={s.id} value={s.id}>
                 Sort: {s.label}
@@ -143,14 +98,11 @@ export default function ProductBrowser({ initial, query: startQuery, errors, pri
         <FilterPanel
           id="filter-panel"
           form={FORM_ID}
-          open={filtersOpen}
           categories={categories}
           brands={page.brands}
           query={query}
-          apply={apply}
           priceText={priceText}
-          errors={fieldErrors}
-          hydrated={hydrated}
+          errors={errors}
         />
 
         <section className="browser__results" aria-labelledby="results-count">
@@ -158,37 +110,18 @@ export default function ProductBrowser({ initial, query: startQuery, errors, pri
           <div className="browser__status">
             <p id="results-count" role="status" aria-live="polite">
               {page.total} {page.total === 1 ? 'product' : 'products'}
-              {status === 'loading' && <span className="muted"> · updating…</span>}
             </p>
-            <FilterChips query={query} apply={apply} clearSearch={search.clearSearch} clearAll={clearAll} hydrated={hydrated} />
+            <FilterChips query={query} />
           </div>
           {otherProblems.length > 0 && (
             <p className="field-error" role="alert">
               Part of this link could not be used and was left out: {otherProblems.join('; ')}.
             </p>
           )}
-          {failure && (
-            <div className="browser__failure" role="alert">
-              <p className="field-error">{failure.message}</p>
-              {items.length > 0 && (
-                <p className="muted">
-                  {failure.refused
-                    ? 'The products below are from your previous search.'
-                    : 'The products below may be out of date.'}
-                </p>
-              )}
-            </div>
-          )}
-          {items.length === 0 && status !== 'loading' ? (
-            <NoResults
-              query={query}
-              didYouMean={page.didYouMean}
-              departments={departments}
-              hydrated={hydrated}
-              clearAll={clearAll}
-            />
+          {items.length === 0 ? (
+            <NoResults query={query} didYouMean={page.didYouMean} departments={departments} />
           ) : (
-            <div ref={grid} className="grid grid-products" data-stale={stale || undefined} aria-busy={status === 'loading'}>
+            <div className="grid grid-products">
               {items.map((p, i) => (
                 <ProductCard key={p.id} product={p} eager={i < 2} anchor={`item-${i + 1}`} />
               ))}
@@ -196,19 +129,14 @@ export default function ProductBrowser({ initial, query: startQuery, errors, pri
           )}
           {items.length < page.total && (
             <div className="load-more">
-              {hydrated ? (
-                <button type="button" className="btn btn-outline" onClick={search.loadMore} disabled={status === 'loading'}>
-                  Load More Products
-                </button>
-              ) : (
-                // Without JavaScript: the same listing with one more page, scrolled to the first new product.
-                <a
-                  className="btn btn-outline"
-                  href={`${listingHref({ ...query, page: page.page + 1 })}#item-${items.length + 1}`}
-                >
-                  Load More Products
-                </a>
-              )}
+              {/* The same listing with one more page, scrolled to the first new product; in place with the script. */}
+              <a
+                className="btn btn-outline"
+                href={`${listingHref({ ...query, page: page.page + 1 })}#item-${items.length + 1}`}
+                data-in-place="load-more"
+              >
+                Load More Products
+              </a>
             </div>
           )}
         </section>

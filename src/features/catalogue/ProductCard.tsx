@@ -1,6 +1,5 @@
 import { ShoppingCart } from 'lucide-react';
 import { formatNaira } from '../../lib/money.ts';
-import { addProductToCart } from '../cart/add-to-cart.browser.ts';
 import { hasPriceRange, priceRange, type Product } from './product.ts';
 import { Rating } from './Rating.tsx';
 import './ProductCard.css';
@@ -14,9 +13,10 @@ interface Props {
 }
 
 /**
- * A product in a list. "Add to Cart" is a form posting to /cart/add, so it works before the
- * island hydrates and without JavaScript (the Worker keeps the line in a cookie the cart takes
- * in); hydrated, the island adds to the cart kept in this browser instead. A product with
+ * A product in a list (the listing, the home page's shelf), rendered to HTML. "Add to Cart" is a
+ * form posting to /cart/add, so it works before the page's scripts run and without JavaScript
+ * (the Worker keeps the line in a cookie the cart takes in); with them, cart/add-forms.browser.ts
+ * adds to the cart kept in this browser instead. A product with
  * variants has "Choose options" instead: the shopper picks one on its page.
  */
 export function ProductCard({ product, eager = false, anchor }: Props) {
@@ -75,12 +75,8 @@ function CartAction({ product, href }: { product: Product; href: string }) {
       className="product-card__add"
       method="post"
       action="/cart/add"
-      // What a page without this island (the home page's shelf) adds to the cart: add-forms.browser.ts.
+      // What the card adds to the cart kept in this browser: cart/add-forms.browser.ts reads it.
       data-cart-add={JSON.stringify({ id: product.id, name: product.name, price: product.price, image: product.image })}
-      onSubmit={(event) => {
-        event.preventDefault();
-        addProductToCart(product, '');
-      }}
     >
       <input type="hidden" name="product" value={product.id} />
       <input type="hidden" name="variant" value="" />

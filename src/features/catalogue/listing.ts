@@ -1,19 +1,13 @@
-import { formatNaira, wholeNairaToKobo } from '../../lib/money.ts';
 import { CATEGORIES } from './categories.ts';
-import {
-  DEFAULT_QUERY,
-  defaultSort,
-  PRICE_FILTER_MAX_NAIRA,
-  PRICE_FILTER_MIN_NAIRA,
-  parseProductQuery,
-  productQueryToParams,
-  type ProductQuery,
-} from './search.ts';
+import { PRICE_FILTER_MAX_NAIRA, PRICE_FILTER_MIN_NAIRA, parseNairaText, priceRangeProblem } from './price-text.ts';
+
+export { formatNairaText, type NairaText, parseNairaText, priceRangeProblem } from './price-text.ts';
+import { DEFAULT_QUERY, defaultSort, parseProductQuery, productQueryToParams, type ProductQuery } from './search.ts';
 
 /**
  * The listing's URL, /products?…: the API's query parameters (search.ts), read the way a page
  * must read a link or a form a shopper sent. The Worker renders the listing from it
- * (listing.server.ts) and the island keeps it in step (use-product-search.browser.ts).
+ * (listing.server.ts) and its script follows it in place (listing.browser.ts).
  *
  * - A parameter that does not parse is left out and said at its field; the rest still apply,
  *   so a bad link shows a readable message and a list, never an error page.
@@ -134,31 +128,4 @@ export function listingTitle(query: Pick<ProductQuery, 'q' | 'category' | 'brand
 export function correctedSearchHref(query: ProductQuery, q: string): string {
   const sort = query.sort === defaultSort(query.q) ? defaultSort(q) : query.sort;
   return listingHref({ ...query, q, sort, page: 1 });
-}
-
-/** "1500000" → "1,500,000": how the price boxes show whole naira. */
-export function formatNairaText(naira: number): string {
-  return String(Math.trunc(naira)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
-
-export type NairaText = { ok: true; naira: number | null } | { ok: false; message: string };
-
-/**
- * A price box's text: whole naira, separators and the naira sign allowed ("₦1,500,000");
- * empty is `null` (that end of the range is open). The limits are the query schema's.
- */
-export function parseNairaText(text: string): NairaText {
-  const digits = text.replace(/[\s,₦]/g, '');
-  if (digits === '') return { ok: true, naira: null };
-  if (!/^\d+$/.test(digits)) return { ok: false, message: 'Enter a whole number of naira, like 150,000' };
-  const naira = Number(digits);
-  if (naira > 100_000_000) return { ok: false, message: 'Enter at most ₦100,000,000' };
-  return { ok: true, naira };
-}
-
-/** Why a price range cannot be searched (the max below the min), said with both amounts; undefined when it can. */
-export function priceRangeProblem(minNaira: number, maxNaira: number): string | undefined {
-  if (maxNaira >= minNaira) return undefined;
-  const naira = (n: number) => formatNaira(wholeNairaToKobo(n));
-  return `The max price (${naira(maxNaira)}) is below the min price (${naira(minNaira)}): raise the max or lower the min.`;
 }

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { CATEGORY_IDS } from './categories.ts';
 import { BRANDS } from './brands.ts';
+import { PRICE_FILTER_MAX_NAIRA, PRICE_FILTER_MIN_NAIRA } from './price-text.ts';
 import { productSchema, type Product } from './product.ts';
+
+export { PRICE_FILTER_MAX_NAIRA, PRICE_FILTER_MIN_NAIRA };
 
 /**
  * Catalogue search: the query (parsed by one schema, shared with the browser, which also
@@ -15,9 +18,6 @@ import { productSchema, type Product } from './product.ts';
  */
 
 export const PAGE_SIZE = 9;
-/** The price filter's default range in naira (spec section 5). */
-export const PRICE_FILTER_MIN_NAIRA = 0;
-export const PRICE_FILTER_MAX_NAIRA = 5_000_000;
 
 export const SORTS = [
   { id: 'name', label: 'Name: A to Z' },
