@@ -69,10 +69,13 @@ test('scripts and styles carry nosniff but not the page-only headers; other file
     .filter(Boolean);
   expect(detached).toEqual([...PAGE_ONLY_HEADERS]);
 
-  // And the asset server applies it: a page's script and stylesheet, as the browser gets them.
+  // And the asset server applies it: a page's script and a stylesheet, as the browser gets them.
+  // Pages inline their own CSS; the toast outlet's stylesheet is a file its loader script names.
   const html = await (await request.get('/products')).text();
-  const script = /<script type="module" src="(\/_astro\/[^"]+\.js)"/.exec(html)?.[1];
-  const style = /<link rel="stylesheet" href="(\/_astro\/[^"]+\.css)"/.exec(html)?.[1];
+  const scripts = [...html.matchAll(/<script type="module" src="(\/_astro\/[^"]+\.js)"/g)].map((m) => m[1]!);
+  const script = scripts[0];
+  let style: string | undefined;
+  for (const src of scripts) style ??= /\/_astro\/[^"'`]+\.css/.exec(await (await request.get(src)).text())?.[0];
   expect(script).toBeDefined();
   expect(style).toBeDefined();
   for (const path of [script!, style!]) {

@@ -1,7 +1,6 @@
 import { useEffect } from 'react';
-import { ToastContainer, toast, type ToastContentProps } from 'react-toastify/unstyled'; // its CSS below, not a <style> the CSP would block
-import 'react-toastify/dist/ReactToastify.css';
-import './ToastOutlet.css';
+// Unstyled: its CSS is a file toasts.browser.ts links with this module, not a <style> the CSP would block.
+import { ToastContainer, toast, type ToastContentProps } from 'react-toastify/unstyled';
 import { $pendingToasts, type ToastAction, type ToastMessage } from './notify.browser.ts';
 
 /** How long a toast with a button stays: long enough to find and press it (it pauses on hover and focus). */
