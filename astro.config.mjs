@@ -127,26 +127,6 @@ function pagePolicyHeaders() {
 }
 
 /**
- * The small modules every page's plain scripts share (the cart store, the session, the API
- * client and its light checks, nanostores, the toast queue, the connection watch) in one chunk
- * instead of about fifteen: a module is found only once the one importing it has arrived, so on a
- * slow link (400 ms a round trip) each level of that chain cost a round trip before the page's
- * controls answered (issue 23). Browser build only.
- */
-const SHARED_BY_PAGE_SCRIPTS =
-  /[\\/](src[\\/]lib[\\/](light-schema|api-client\.browser|api-error|api-contract|money)\.ts|src[\\/]features[\\/](cart[\\/](cart|cart-store\.browser)|account[\\/](session|session\.browser)|pwa[\\/]connection\.browser|toast[\\/]notify\.browser|theme[\\/]theme\.browser)\.ts|node_modules[\\/](nanostores|@nanostores[\\/]persistent)[\\/])/;
-
-function pageScriptsChunk() {
-  return {
-    name: 'gts:page-scripts-chunk',
-    applyToEnvironment: (/** @type {{ name: string }} */ environment) => environment.name === 'client',
-    outputOptions(/** @type {Record<string, unknown>} */ options) {
-      return { ...options, codeSplitting: { groups: [{ name: 'page', test: SHARED_BY_PAGE_SCRIPTS }] } };
-    },
-  };
-}
-
-/**
  * Zod 4 probes whether it may compile parsers with `new Function` the first time it parses
  * an object. The CSP forbids eval, so the probe fails (zod falls back) but the browser still
  * reports a CSP violation each time a page loads it. `jitless` skips the probe; it must be
@@ -203,7 +183,7 @@ export default defineConfig({
     },
   },
   vite: {
-    plugins: [zodJitlessInBrowser(), pageScriptsChunk()],
+    plugins: [zodJitlessInBrowser()],
     // Without these the first API request in `astro dev` waits ~13 s while Vite re-optimises.
     optimizeDeps: { include: ['hono', 'hono/http-exception', 'drizzle-orm', 'drizzle-orm/d1', 'zod'] },
   },
