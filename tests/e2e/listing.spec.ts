@@ -150,6 +150,40 @@ test('each filter change is a history entry: Back undoes one', async ({ page }) 
   await expect(resultsCount(page)).toHaveText(`${everything.length} products`);
 });
 
+test('a search typed in pauses is one history entry, and an answer overtaken by a newer one is dropped', async ({ page }) => {
+  await page.goto('/products?category=phones');
+  await islandsHydrated(page);
+  // The first pause's answer ("sams") is held back until the second ("samsung") has been shown.
+  let releaseFirst!: () => void;
+  const firstHeld = new Promise<void>((resolve) => {
+    releaseFirst = resolve;
+  });
+  let firstAsked = false;
+  await page.route(/\/products\?.*q=sams(&|$)/, async (route) => {
+    firstAsked = true;
+    await firstHeld;
+    await route.continue().catch(() => undefined);
+  });
+  const search = page.getByRole('searchbox', { name: 'Search products' });
+  await search.pressSequentially('sams');
+  await expect.poll(() => firstAsked).toBe(true);
+  await search.pressSequentially('ung');
+  await expect(page).toHaveURL(/\/products\?q=samsung&category=phones$|\/products\?category=phones&q=samsung$/);
+  const shown = await cardIds(page);
+  expect(shown.length).toBeGreaterThan(0);
+  for (const name of await page.locator('[data-product-id] h3').allTextContents()) expect(name).toContain('Samsung');
+  releaseFirst();
+  // The late answer for "sams" changes nothing.
+  await page.waitForTimeout(500);
+  expect(await cardIds(page)).toEqual(shown);
+  await expect(page).toHaveURL(/q=samsung/);
+  // One entry for the whole search: Back is the listing before it.
+  await page.goBack();
+  await expect(page).toHaveURL(/\/products\?category=phones$/);
+  await expect(resultsCount(page)).toHaveText(`${phoneIds.size} products`);
+  await expect(search).toHaveValue('');
+});
+
 test('Load More moves focus to the first new product, and the list keeps its length on Back', async ({ page }) => {
   await page.goto('/products?category=phones');
   await islandsHydrated(page);

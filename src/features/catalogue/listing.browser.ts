@@ -192,7 +192,11 @@ function listing(root: HTMLElement) {
    * Shows the listing of `href`: `push` a new history entry, `replace` this one, or `none` (the
    * URL is already it: Back, Forward, back online).
    */
-  const go = async (href: string, history: 'push' | 'replace' | 'none', { focusFrom }: { focusFrom?: number } = {}) => {
+  const go = async (
+    href: string,
+    history: 'push' | 'replace' | 'none',
+    { focusFrom, typing = false }: { focusFrom?: number; typing?: boolean } = {},
+  ) => {
     request?.abort();
     const controller = new AbortController();
     request = controller;
@@ -225,6 +229,8 @@ function listing(root: HTMLElement) {
     const url = new URL(response.url || href, window.location.href);
     if (history === 'push') window.history.pushState(null, '', here(url));
     else if (history === 'replace') window.history.replaceState(window.history.state, '', here(url));
+    // Only an entry typing has actually made is replaced by the next pause (not one a cancelled request never made).
+    typingEntry = typing && history !== 'none';
     show(incoming, page, focusFrom);
   };
 
@@ -291,9 +297,7 @@ function listing(root: HTMLElement) {
     showSearchNote();
     clearTimeout(typingTimer);
     typingTimer = setTimeout(() => {
-      if (search.value.trim() === marker.value) return;
-      void go(formHref(), typingEntry ? 'replace' : 'push');
-      typingEntry = true;
+      if (search.value.trim() !== marker.value) void go(formHref(), typingEntry ? 'replace' : 'push', { typing: true });
     }, 300);
   });
   root.addEventListener('click', (event) => {
@@ -334,10 +338,7 @@ function listing(root: HTMLElement) {
 
   enhance();
   // Typed before this script ran (a slow link): searched for at once.
-  if (search.value.trim() !== marker.value) {
-    typingEntry = true;
-    void go(formHref(), 'push');
-  }
+  if (search.value.trim() !== marker.value) void go(formHref(), 'push', { typing: true });
 }
 
 const root = document.querySelector('[data-listing]');
