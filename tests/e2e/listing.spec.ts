@@ -184,6 +184,29 @@ test('a search typed in pauses is one history entry, and an answer overtaken by 
   await expect(search).toHaveValue('');
 });
 
+test('a sort chosen before the listing’s script ran is applied when it starts', async ({ page }) => {
+  // A slow link: the page is there, its script not yet.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/_astro\/products\.astro_astro_type_script[^/]*\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/products?category=phones', { waitUntil: 'commit' });
+  const sort = page.getByRole('combobox', { name: 'Sort by' });
+  await expect(sort).toBeVisible();
+  await expect(page.locator('[data-listing][data-ready]')).toHaveCount(0);
+  await sort.selectOption('price-desc');
+  release();
+  await expect(page).toHaveURL(/\/products\?category=phones&sort=price-desc$/);
+  await expect(page.locator('[data-listing][data-ready]')).toHaveCount(1);
+  const prices = (await cards(page).locator('.price').allTextContents()).map((p) => Number(p.replace(/[^\d]/g, '')));
+  expect(prices.length).toBeGreaterThan(1);
+  expect(prices).toEqual([...prices].sort((a, b) => b - a));
+});
+
 test('Load More moves focus to the first new product, and the list keeps its length on Back', async ({ page }) => {
   await page.goto('/products?category=phones');
   await islandsHydrated(page);

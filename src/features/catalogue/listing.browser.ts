@@ -22,6 +22,8 @@ import { formatNairaText, parseNairaText, priceRangeProblem } from './price-text
  * - Focus stays where it was (the same checkbox or box after the results change); after Load
  *   More it moves to the first new product.
  * - Back online, the listing is asked for again (live prices).
+ * - What the shopper typed or chose before this script ran is applied when it starts. The
+ *   listing says it is ready with `data-ready`.
  */
 
 const COUNT_ID = 'search-count';
@@ -337,8 +339,19 @@ function listing(root: HTMLElement) {
   onReconnect(() => void go(here(window.location), 'none'));
 
   enhance();
-  // Typed before this script ran (a slow link): searched for at once.
+  root.setAttribute('data-ready', '');
+  // Typed or chosen before this script ran (a slow link): applied at once.
   if (search.value.trim() !== marker.value) void go(formHref(), 'push', { typing: true });
+  else if (changedBeforeReady(form)) applyForm();
+}
+
+/** A sort, checkbox or price box the shopper changed before the script ran (what the Worker rendered is each one's default). */
+function changedBeforeReady(form: HTMLFormElement): boolean {
+  return [...form.elements].some((element) => {
+    if (isSelect(element)) return [...element.options].some((option) => option.selected !== option.defaultSelected);
+    if (!isInput(element) || element.name === 'q' || element.type === 'hidden') return false;
+    return element.type === 'checkbox' ? element.checked !== element.defaultChecked : element.value !== element.defaultValue;
+  });
 }
 
 const root = document.querySelector('[data-listing]');
