@@ -4,7 +4,7 @@ import { addToCart } from './cart-store.browser.ts';
 
 /**
  * Add to Cart on pages that render product cards without an island (the home page's featured
- * shelf): each card's form says what it adds (`data-cart-add`, written by ProductCard), and this
+ * shelf, the listing): each card's form says what it adds (`data-cart-add`, written by ProductCard), and this
  * script adds that to the cart kept in this browser with the same toast as the islands
  * ('{name} added to cart'). Forms inside a React island are the island's. If the form's data
  * cannot be read, the form posts to /cart/add as it does without JavaScript (the server checks

@@ -20,7 +20,7 @@ interface Props {
   categories: CategoryId[];
 }
 
-export const FORM_ID = 'product-filters';
+const FORM_ID = 'product-filters';
 /** Above this many characters the search box counts them (the API takes SEARCH_MAX_LENGTH). */
 const COUNT_FROM = SEARCH_MAX_LENGTH - 20;
 

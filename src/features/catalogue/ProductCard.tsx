@@ -16,8 +16,8 @@ interface Props {
  * A product in a list (the listing, the home page's shelf), rendered to HTML. "Add to Cart" is a
  * form posting to /cart/add, so it works before the page's scripts run and without JavaScript
  * (the Worker keeps the line in a cookie the cart takes in); with them, cart/add-forms.browser.ts
- * adds to the cart kept in this browser instead. A product with
- * variants has "Choose options" instead: the shopper picks one on its page.
+ * adds to the cart kept in this browser instead. A product with variants has "Choose options"
+ * instead: the shopper picks one on its page.
  */
 export function ProductCard({ product, eager = false, anchor }: Props) {
   const href = `/product/${product.id}`;
