@@ -133,6 +133,8 @@ test.describe('header search, without JavaScript', () => {
 test('each filter change is a history entry: Back undoes one', async ({ page }) => {
   await page.goto('/products');
   await islandsHydrated(page);
+  // Each change applies at once: the form's Apply button (for pages without JavaScript) is gone.
+  await expect(page.getByRole('button', { name: 'Apply filters' })).toBeHidden();
   await page.getByRole('checkbox', { name: 'Phones' }).check();
   await expect(page).toHaveURL(/\/products\?category=phones$/);
   await expect(resultsCount(page)).toHaveText(`${phoneIds.size} products`);

@@ -91,7 +91,7 @@ export default function ProductBrowser({ initial: page, query, errors, priceText
           </select>
         </div>
         {/* The search the sort menu was shown for: a new search sent with the form gets its own default order. */}
-        <input type="hidden" name={FORM_MARKER} value={query.q} />
+        <input type="hidden" name={FORM_MARKER} value={query.q} data-search-shown />
       </form>
 
       <div className="browser__layout">

@@ -46,7 +46,8 @@ const here = (url: URL | Location) => `${url.pathname}${url.search}`;
 function listing(root: HTMLElement) {
   const form = root.querySelector('form[data-listing-form]');
   const search = form?.querySelector('input[name="q"]');
-  const marker = form?.querySelector('input[type="hidden"]');
+  /** The search the results are for (the form's `sortFor`). */
+  const marker = form?.querySelector('input[data-search-shown]');
   if (!(form instanceof HTMLFormElement) || !isInput(search) || !isInput(marker)) return;
   const countFrom = Number(search.dataset.countFrom);
   const maxLength = Number(search.dataset.maxLength);
@@ -161,7 +162,7 @@ function listing(root: HTMLElement) {
   const show = (incoming: Element, page: Document, focusFrom: number | undefined) => {
     const nextSearch = incoming.querySelector('input[name="q"]');
     const nextSort = incoming.querySelector('select[name="sort"]');
-    const nextMarker = incoming.querySelector('form[data-listing-form] input[type="hidden"]');
+    const nextMarker = incoming.querySelector('input[data-search-shown]');
     const nextLayout = incoming.querySelector('.browser__layout');
     const sort = form.querySelector('select[name="sort"]');
     // The shopper may be typing: the box keeps what is in it until they leave it.
