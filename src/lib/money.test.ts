@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatNaira, hasAtMostTwoDecimals, nairaToKobo, plainNaira, wholeNairaToKobo } from './money.ts';
 
@@ -12,6 +13,19 @@ describe('money', () => {
     expect(formatNaira(150_000)).toBe('₦1,500');
     expect(formatNaira(124_900_050)).toBe('₦1,249,000.50');
     expect(formatNaira(150_000, { compact: false })).toBe('₦1,500.00');
+  });
+
+  it("writes every amount exactly as Intl's en-NG naira format does", () => {
+    const exact = new Intl.NumberFormat('en-NG', { style: 'currency', currency: 'NGN' });
+    const whole = new Intl.NumberFormat('en-NG', { style: 'currency', currency: 'NGN', maximumFractionDigits: 0 });
+    const kobo = fc.oneof(fc.integer({ min: -100_000, max: 100_000 }), fc.integer({ min: -(10 ** 13), max: 10 ** 13 }));
+    fc.assert(
+      fc.property(kobo, (amount) => {
+        expect(formatNaira(amount, { compact: false })).toBe(exact.format(amount / 100));
+        expect(formatNaira(amount)).toBe(amount % 100 === 0 ? whole.format(amount / 100) : exact.format(amount / 100));
+      }),
+      { numRuns: 2000, examples: [[0], [1], [99], [100], [100_000], [-1], [-150_000], [124_900_050]] },
+    );
   });
 
   it('knows a valid naira amount has at most two decimals', () => {
