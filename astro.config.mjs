@@ -6,6 +6,7 @@ import AstroPWA from '@vite-pwa/astro';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PAGE_CSP_DIRECTIVES } from './functions/platform/security-headers.ts';
+import { writeModulePreloads } from './scripts/build/module-preloads.ts';
 import { writePageHeaders } from './scripts/build/page-headers.ts';
 
 const site = process.env.SITE_URL ?? 'https://gts.ng';
@@ -127,6 +128,44 @@ function pagePolicyHeaders() {
 }
 
 /**
+ * A modulepreload link in each pre-rendered page for every module its scripts import, so a
+ * slow phone fetches them at once instead of one import level per round trip (issue 23;
+ * scripts/build/module-preloads.ts). Listed before pwa(): the pages the service worker caches are these.
+ */
+function modulePreloads() {
+  return {
+    name: 'gts:module-preloads',
+    hooks: {
+      'astro:build:done': async (/** @type {{ logger: { info(message: string): void } }} */ { logger }) => {
+        const pages = await writeModulePreloads(clientDir);
+        logger.info(`modulepreload links in ${pages} pre-rendered pages`);
+      },
+    },
+  };
+}
+
+/**
+ * The small modules every page's plain scripts share (the cart store, the session, the API
+ * client and its light checks, nanostores, the toast queue, the connection watch, money) in one
+ * chunk instead of about fifteen: on a slow link every file costs a request (HTTP/1.1 asks six at a
+ * time) and about 300 bytes of headers, and this one chunk is most of every page's start-up code.
+ * With modulePreloads() below, the listing's controls on the slow-3G phone answer at ~2.2 s
+ * instead of ~3.0 s (issue 23; decision 004 has the trial). Browser build only.
+ */
+const SHARED_BY_PAGE_SCRIPTS =
+  /[\\/](src[\\/]lib[\\/](light-schema|api-client\.browser|api-error|api-contract|money)\.ts|src[\\/]features[\\/](cart[\\/](cart|cart-store\.browser)|account[\\/](session|session\.browser)|pwa[\\/]connection\.browser|toast[\\/]notify\.browser|theme[\\/]theme\.browser)\.ts|node_modules[\\/](nanostores|@nanostores[\\/]persistent)[\\/])/;
+
+function pageScriptsChunk() {
+  return {
+    name: 'gts:page-scripts-chunk',
+    applyToEnvironment: (/** @type {{ name: string }} */ environment) => environment.name === 'client',
+    outputOptions(/** @type {Record<string, unknown>} */ options) {
+      return { ...options, codeSplitting: { groups: [{ name: 'shared', test: SHARED_BY_PAGE_SCRIPTS }] } };
+    },
+  };
+}
+
+/**
  * Zod 4 probes whether it may compile parsers with `new Function` the first time it parses
  * an object. The CSP forbids eval, so the probe fails (zod falls back) but the browser still
  * reports a CSP violation each time a page loads it. `jitless` skips the probe; it must be
@@ -167,7 +206,7 @@ export default defineConfig({
   adapter: cloudflare({ imageService: 'passthrough' }),
   // Astro sessions are not used: no SESSION KV namespace to provision.
   session: false,
-  integrations: [react(), pwa(), pagePolicyHeaders()],
+  integrations: [react(), modulePreloads(), pwa(), pagePolicyHeaders()],
   prefetch: { prefetchAll: false, defaultStrategy: 'hover' },
   // Content-Security-Policy without 'unsafe-inline' (docs/decisions, functions/platform/security-headers.ts):
   // Astro hashes every script and style it emits (island loaders, inlined scripts, CSS)
@@ -183,7 +222,7 @@ export default defineConfig({
     },
   },
   vite: {
-    plugins: [zodJitlessInBrowser()],
+    plugins: [zodJitlessInBrowser(), pageScriptsChunk()],
     // Without these the first API request in `astro dev` waits ~13 s while Vite re-optimises.
     optimizeDeps: { include: ['hono', 'hono/http-exception', 'drizzle-orm', 'drizzle-orm/d1', 'zod'] },
   },

@@ -5,6 +5,7 @@ import { api } from './index.ts';
 import { HSTS, PAGE_CSP_HEADER, PAGE_SECURITY_HEADERS } from './platform/security-headers.ts';
 import { runScheduledJobs } from './scheduled.ts';
 import { drainReader } from './platform/drain.ts';
+import { cachedImports, type ModuleImports, withModulePreloads } from './platform/module-preloads.ts';
 import { hasScriptPolicy, pagePolicy } from './platform/page-policy.ts';
 import { finishPageRequest } from './platform/request-log.ts';
 
@@ -52,6 +53,7 @@ async function answerPage(request: Request, env: Env, ctx: ExecutionContext, pat
       const productId = reading ? productIdOfPagePath(pathname) : undefined;
       response = await withPageSecurityHeaders(
         request,
+        env,
         productId
           ? await serveProductPage(request, env, productId, render)
           : reading && pathname === '/'
@@ -63,7 +65,7 @@ async function answerPage(request: Request, env: Env, ctx: ExecutionContext, pat
     }
   } catch (error) {
     console.error(JSON.stringify({ at: new Date().toISOString(), kind: 'error', id: log.id, error: String(error) }));
-    response = await withPageSecurityHeaders(request, await serverErrorPage(request, env));
+    response = await withPageSecurityHeaders(request, env, await serverErrorPage(request, env));
   }
   return finishPageRequest(request, response, log);
 }
@@ -102,27 +104,38 @@ async function drainUnreadBody(request: Request) {
 }
 
 /**
- * The security headers of a page the Worker answers: the same as a pre-rendered page gets from
- * `_headers` (public/_headers, and the page's own policy the build adds there).
+ * What the Worker adds to a page it answers: a modulepreload link for each module its scripts import
+ * (functions/platform/module-preloads.ts; the build has written them into pre-rendered pages), and
+ * the security headers a pre-rendered page gets from `_headers` (public/_headers, and the page's own
+ * policy the build adds there).
  */
-async function withPageSecurityHeaders(request: Request, response: Response): Promise<Response> {
+async function withPageSecurityHeaders(request: Request, env: Env, response: Response): Promise<Response> {
   const { headers } = response;
-  const html = (headers.get('content-type') ?? '').startsWith('text/html');
-  // Astro sends the script policy itself on a page it renders on demand. A pre-rendered page
-  // (the home page, a product page, the 404 and 500 pages, served here from the assets) has it
-  // only in its <meta>: its own policy is computed from the page (functions/platform/page-policy.ts).
-  const body = html && !hasScriptPolicy(headers) && response.body ? await response.text() : null;
+  const html = (headers.get('content-type') ?? '').startsWith('text/html') && response.body !== null;
+  const body = html ? await withModulePreloads(await response.text(), builtModuleImports(request, env)) : null;
   // The adapter's answer may have immutable headers (one fetched from the assets).
   const secured = new Response(body ?? response.body, response);
   for (const [name, value] of Object.entries(PAGE_SECURITY_HEADERS)) secured.headers.set(name, value);
-  if (body !== null) {
-    secured.headers.delete('content-length');
-    secured.headers.append('Content-Security-Policy', await pagePolicy(body));
-  }
+  if (body !== null) secured.headers.delete('content-length');
+  // Astro sends the script policy itself on a page it renders on demand. A pre-rendered page
+  // (the home page, a product page, the 404 and 500 pages, served here from the assets) has it
+  // only in its <meta>: its own policy is computed from the page (functions/platform/page-policy.ts).
+  if (body !== null && !hasScriptPolicy(headers)) secured.headers.append('Content-Security-Policy', await pagePolicy(body));
   // The policy every page carries (public/_headers' `/*`); a browser enforces each policy it gets.
   if (!secured.headers.get('content-security-policy')?.includes(PAGE_CSP_HEADER))
     secured.headers.append('Content-Security-Policy', PAGE_CSP_HEADER);
   return withTransportSecurity(request, secured);
+}
+
+/** The imports of the built scripts, read from the static assets once per Worker instance. */
+let moduleImports: ModuleImports | undefined;
+function builtModuleImports(request: Request, env: Env): ModuleImports {
+  const { origin } = new URL(request.url);
+  moduleImports ??= cachedImports(async (path) => {
+    const file = await env.ASSETS.fetch(new Request(new URL(path, origin)));
+    return file.ok ? await file.text() : undefined;
+  });
+  return moduleImports;
 }
 
 /** HSTS only over https: production. Local runs (wrangler dev, tests) are plain http. */

@@ -6,7 +6,7 @@ import './ProductCard.css';
 
 interface Props {
   product: Product;
-  /** The first cards on a page load eagerly: they are the largest paint. */
+  /** The first cards on a page load eagerly and first: they are the largest paint. */
   eager?: boolean;
   /** An id for the card, so a link can point at it (the listing's "Load More" without JavaScript). */
   anchor?: string;
@@ -25,7 +25,15 @@ export function ProductCard({ product, eager = false, anchor }: Props) {
     <article className="card product-card" data-product-id={product.id} id={anchor}>
       {/* biome-ignore lint/a11y/useAnchorContent: a second, pointer-only link to the same page (the name is the accessible one) */}
       <a href={href} className="product-card__image" tabIndex={-1} aria-hidden="true">
-        <img src={product.image} alt="" width={400} height={400} loading={eager ? 'eager' : 'lazy'} decoding="async" />
+        <img
+          src={product.image}
+          alt=""
+          width={400}
+          height={400}
+          loading={eager ? 'eager' : 'lazy'}
+          fetchPriority={eager ? 'high' : undefined}
+          decoding="async"
+        />
       </a>
       <div className="product-card__body">
         <small className="muted">{product.brand}</small>
