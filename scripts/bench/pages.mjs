@@ -61,8 +61,9 @@ export const TARGETS = {
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
 /**
- * Which of a page's runs is reported and checked: 'median' (default; with an even number of
- * runs the better of the middle two, so the default 2 runs report the better one) or 'best'.
+ * Which of a page's runs is reported and checked: 'median' (default: each figure is its own median
+ * over the runs, and with an even number of runs the better of the middle two) or 'best' (the run
+ * with the best performance score, all its figures).
  * On a shared machine a single run can be far off either way; the median of 3 is the honest figure.
  */
 const PICK = process.env.BENCH_PICK === 'best' ? 'best' : 'median';
@@ -204,7 +205,8 @@ async function measure(page, origin, port) {
   const perf = (r) => r.summary.scores.performance ?? -1;
   const cost = (r) => (r.summary.lcpMs ?? 0) + (r.summary.tbtMs ?? 0);
   const ranked = [...results].sort((a, b) => perf(b) - perf(a) || cost(a) - cost(b));
-  // The reported run: the median (of an even number, the better of the middle two) or the best.
+  // The reported run: the median (of an even number, the better of the middle two) or the best;
+  // with the median, each figure checked is its own median (withMedianFigures).
   const best = PICK === 'best' ? ranked[0] : ranked[Math.floor((ranked.length - 1) / 2)];
   const diagnostics = {};
   for (const id of onlyCategories) {
@@ -215,7 +217,13 @@ async function measure(page, origin, port) {
     ...page,
     url,
     lighthouseVersion: best.lhr.lighthouseVersion,
-    best: best.summary,
+    best:
+      PICK === 'best'
+        ? best.summary
+        : withMedianFigures(
+            best.summary,
+            results.map(({ summary }) => summary),
+          ),
     runs: results.map((r) => ({
       scores: r.summary.scores,
       lcpMs: r.summary.lcpMs,
@@ -227,6 +235,22 @@ async function measure(page, origin, port) {
     diagnostics,
   };
 }
+/**
+ * The reported run with each figure a budget checks replaced by that figure's own median over the
+ * runs (of an even number, the better of the middle two): the scores, LCP, TBT and CLS. The run
+ * itself (its LCP element, long tasks and scripts) is the median-performance one; its TBT alone
+ * could be the worst of three, since runs tie on a score of 100.
+ */
+function withMedianFigures(summary, runs) {
+  const sorted = (values, order) => values.filter((v) => typeof v === 'number').sort(order);
+  const middle = (values) => (values.length ? values[Math.floor((values.length - 1) / 2)] : null);
+  /** A cost's median (lower is better), a score's (higher is better). */
+  const cost = (pick) => middle(sorted(runs.map(pick), (a, b) => a - b));
+  const score = (pick) => middle(sorted(runs.map(pick), (a, b) => b - a));
+  const scores = Object.fromEntries(Object.keys(summary.scores).map((id) => [id, score((r) => r.scores[id])]));
+  return { ...summary, scores, lcpMs: cost((r) => r.lcpMs), tbtMs: cost((r) => r.tbtMs), cls: cost((r) => r.cls) };
+}
+
 // ---------------------------------------------------------------- targets and output
 
 function checkTargets(result) {
@@ -317,7 +341,7 @@ function printTable(results) {
   const line = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
   console.log();
   console.log(
-    `Lighthouse ${results[0]?.lighthouseVersion ?? ''} mobile, simulated throttling, ${PICK === 'best' ? 'best' : 'median'} performance run of ${RUNS}`,
+    `Lighthouse ${results[0]?.lighthouseVersion ?? ''} mobile, simulated throttling, ${PICK === 'best' ? 'best performance run' : 'each figure the median'} of ${RUNS}`,
   );
   console.log(line(header));
   console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
@@ -405,5 +429,8 @@ export const PAGE_SETTINGS = {
   formFactor: 'mobile',
   throttlingMethod: 'simulate',
   runsPerPage: RUNS,
-  pick: PICK === 'best' ? 'best performance score' : 'median performance score (of an even number, the better middle run)',
+  pick:
+    PICK === 'best'
+      ? 'best performance score'
+      : 'each figure its median over the runs (of an even number, the better middle one)',
 };
