@@ -1,6 +1,7 @@
 import { persistentAtom } from '@nanostores/persistent';
-// zod/mini: this store loads with /track and the checkout; full zod would add ~13 KB there.
-import { z } from 'zod/mini';
+// Light checks, not zod: this store loads with /track and the cart, and any zod schema brings
+// zod's ~17 KB core (decision 004).
+import { array, type Infer, int, nullable, object, oneOf, optional, orElse, string } from '../../lib/light-schema.ts';
 
 /**
  * What the checkout remembers in this browser: the idempotency key of the current
@@ -9,30 +10,30 @@ import { z } from 'zod/mini';
  * placed here, which the tracking page offers.
  */
 
-const placedSchema = z.object({ number: z.string(), accessToken: z.string() });
-export type PlacedRef = z.infer<typeof placedSchema>;
+const placedSchema = object({ number: string(), accessToken: string() });
+export type PlacedRef = Infer<typeof placedSchema>;
 
-const attemptSchema = z.catch(
-  z.nullable(
-    z.object({
-      key: z.string(),
+const attemptSchema = orElse(
+  nullable(
+    object({
+      key: string(),
       /** The cart lines and details this key stands for. */
-      fingerprint: z.string(),
+      fingerprint: string(),
       /** The cart lines alone (product, variant, quantity), to recognise the cart an order was placed for. */
-      lines: z.optional(z.string()),
+      lines: optional(string()),
       /** The order this attempt placed. */
-      order: z.optional(placedSchema),
+      order: optional(placedSchema),
       /**
        * An unpaid order an earlier attempt placed for another cart or other details. It is
        * kept until the order that supersedes it is placed, then cancelled, so a failed
        * replacement never leaves it holding stock unseen.
        */
-      replaces: z.optional(placedSchema),
+      replaces: optional(placedSchema),
     }),
   ),
   null,
 );
-type Attempt = NonNullable<z.infer<typeof attemptSchema>>;
+type Attempt = NonNullable<Infer<typeof attemptSchema>>;
 
 const $attempt = persistentAtom<Attempt | null>('checkoutAttempt', null, {
   encode: JSON.stringify,
@@ -81,9 +82,9 @@ export function finishCheckoutAttempt() {
   $attempt.set(null);
 }
 
-const recentOrderSchema = z.object({ number: z.string(), email: z.string(), placedAt: z.string() });
-export type RecentOrder = z.infer<typeof recentOrderSchema>;
-const recentOrdersSchema = z.catch(z.array(recentOrderSchema), []);
+const recentOrderSchema = object({ number: string(), email: string(), placedAt: string() });
+export type RecentOrder = Infer<typeof recentOrderSchema>;
+const recentOrdersSchema = orElse(array(recentOrderSchema), []);
 
 export const $recentOrders = persistentAtom<RecentOrder[]>('recentOrders', [], {
   encode: JSON.stringify,
@@ -108,21 +109,21 @@ function safeJson(raw: string): unknown {
  * itself and the cart clears, /cart shows it (number, amount, how to pay, a Track link)
  * instead of a bare "Your cart is empty". Shown for a day.
  */
-const lastOrderSchema = z.catch(
-  z.nullable(
-    z.object({
-      number: z.string(),
-      total: z.int(),
-      deliveryMethod: z.enum(['delivery', 'pickup']),
-      bankName: z.string(),
-      accountName: z.string(),
-      accountNumber: z.string(),
-      finishedAt: z.string(),
+const lastOrderSchema = orElse(
+  nullable(
+    object({
+      number: string(),
+      total: int(),
+      deliveryMethod: oneOf(['delivery', 'pickup']),
+      bankName: string(),
+      accountName: string(),
+      accountNumber: string(),
+      finishedAt: string(),
     }),
   ),
   null,
 );
-export type LastOrder = NonNullable<z.infer<typeof lastOrderSchema>>;
+export type LastOrder = NonNullable<Infer<typeof lastOrderSchema>>;
 
 export const $lastOrder = persistentAtom<LastOrder | null>('lastOrder', null, {
   encode: JSON.stringify,
