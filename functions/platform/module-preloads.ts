@@ -50,19 +50,26 @@ export function cachedImports(read: ReadModule): ModuleImports {
 
 const PRELOAD = 'rel="modulepreload"';
 
-/** The URL paths of the module scripts a page loads (`<script type="module" src>`), in page order. */
+/** Where the build puts the scripts: only modules there are read and preloaded. */
+const BUILT_MODULES = '/_astro/';
+
+/** The URL paths of the build's module scripts a page loads (`<script type="module" src="/_astro/…">`), in page order. */
 export function moduleScripts(html: string): string[] {
-  const paths = [...html.matchAll(/<script\b[^>]*\btype="module"[^>]*\bsrc="(\/[^"]+\.js)"[^>]*>/g)].map((m) => m[1] ?? '');
+  const paths = [...html.matchAll(/<script\b[^>]*\btype="module"[^>]*\bsrc="(\/_astro\/[^"/]+\.js)"[^>]*>/g)].map(
+    (m) => m[1] ?? '',
+  );
   return [...new Set(paths)];
 }
 
 /**
  * The URL paths a built module imports statically (`import … from "./x.js"`, `import "./x.js"`,
- * `export … from "./x.js"`), resolved against its own path. Dynamic `import("./x.js")` is left out.
+ * `export … from "./x.js"`), resolved against its own path; only the build's (under /_astro/).
+ * Dynamic `import("./x.js")` is left out.
  */
 export function staticImports(source: string, path: string): string[] {
   const imports = source.matchAll(/(?:^|[;}\s])(?:import|export)\s*(?:[\w$\s{},*]*?\bfrom\s*)?["'](\.{1,2}\/[^"']+\.js)["']/g);
-  return [...new Set([...imports].map((m) => new URL(m[1] ?? '', `https://x${path}`).pathname))];
+  const paths = [...imports].map((m) => new URL(m[1] ?? '', `https://x${path}`).pathname);
+  return [...new Set(paths.filter((p) => p.startsWith(BUILT_MODULES)))];
 }
 
 /**

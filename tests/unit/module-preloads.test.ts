@@ -38,6 +38,8 @@ describe('module preloads', () => {
     ]);
     expect(staticImports(SITE['/_astro/toast.js'] ?? '', '/_astro/toast.js')).toEqual(['/_astro/react.js']);
     expect(staticImports('export const c=1;import x from"https://cdn.example/x.js";', '/_astro/a.js')).toEqual([]);
+    // Nothing outside the build's folder is read or named, however a path is written.
+    expect(staticImports('import"../../etc/x.js";import"../sw.js";', '/_astro/a.js')).toEqual([]);
   });
 
   it("finds a page's module scripts, once each, in page order", () => {
@@ -45,6 +47,9 @@ describe('module preloads', () => {
       '<script type="module" src="/_astro/Header.js"></script><script>inline()</script><script type="module" src="/_astro/Header.js"></script>',
     );
     expect(moduleScripts(html)).toEqual(['/_astro/page.js', '/_astro/Header.js']);
+    // Only the build's own scripts: not another site's, not one elsewhere on this one.
+    const others = '<script type="module" src="//cdn.example/_astro/x.js"></script><script type="module" src="/sw.js"></script>';
+    expect(moduleScripts(page(others))).toEqual(['/_astro/page.js']);
   });
 
   it('lists every module the scripts import, however deep, each once, nearest first', async () => {
