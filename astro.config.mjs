@@ -112,37 +112,40 @@ function pwa() {
 }
 
 /**
- * Each pre-rendered page's script policy as a response header too, not only in Astro's <meta>
- * (issue 23): written into the build's `_headers` once the pages exist (scripts/build/page-headers.ts).
+ * An integration that runs one step on the built pages (`astro:build:done`) and logs what it did.
+ * Steps run in the order their integrations are listed.
  */
-function pagePolicyHeaders() {
+function afterBuild(/** @type {string} */ name, /** @type {() => Promise<string>} */ step) {
   return {
-    name: 'gts:page-policy-headers',
+    name,
     hooks: {
       'astro:build:done': async (/** @type {{ logger: { info(message: string): void } }} */ { logger }) => {
-        const rules = await writePageHeaders(clientDir);
-        logger.info(`_headers: a Content-Security-Policy for each of ${rules.length} pre-rendered pages`);
+        logger.info(await step());
       },
     },
   };
 }
 
 /**
+ * Each pre-rendered page's script policy as a response header too, not only in Astro's <meta>
+ * (issue 23): written into the build's `_headers` once the pages exist (scripts/build/page-headers.ts).
+ */
+const pagePolicyHeaders = () =>
+  afterBuild('gts:page-policy-headers', async () => {
+    const rules = await writePageHeaders(clientDir);
+    return `_headers: a Content-Security-Policy for each of ${rules.length} pre-rendered pages`;
+  });
+
+/**
  * A modulepreload link in each pre-rendered page for every module its scripts import, so a
  * slow phone fetches them at once instead of one import level per round trip (issue 23;
  * scripts/build/module-preloads.ts). Listed before pwa(): the pages the service worker caches are these.
  */
-function modulePreloads() {
-  return {
-    name: 'gts:module-preloads',
-    hooks: {
-      'astro:build:done': async (/** @type {{ logger: { info(message: string): void } }} */ { logger }) => {
-        const pages = await writeModulePreloads(clientDir);
-        logger.info(`modulepreload links in ${pages} pre-rendered pages`);
-      },
-    },
-  };
-}
+const modulePreloads = () =>
+  afterBuild(
+    'gts:module-preloads',
+    async () => `modulepreload links in ${await writeModulePreloads(clientDir)} pre-rendered pages`,
+  );
 
 /**
  * The small modules every page's plain scripts share (the cart store, the session, the API

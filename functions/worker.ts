@@ -51,7 +51,7 @@ async function answerPage(request: Request, env: Env, ctx: ExecutionContext, pat
       const render = () => handle(request, env, ctx);
       const reading = request.method === 'GET' || request.method === 'HEAD';
       const productId = reading ? productIdOfPagePath(pathname) : undefined;
-      response = await withPageSecurityHeaders(
+      response = await finishPage(
         request,
         env,
         productId
@@ -65,7 +65,7 @@ async function answerPage(request: Request, env: Env, ctx: ExecutionContext, pat
     }
   } catch (error) {
     console.error(JSON.stringify({ at: new Date().toISOString(), kind: 'error', id: log.id, error: String(error) }));
-    response = await withPageSecurityHeaders(request, env, await serverErrorPage(request, env));
+    response = await finishPage(request, env, await serverErrorPage(request, env));
   }
   return finishPageRequest(request, response, log);
 }
@@ -107,9 +107,9 @@ async function drainUnreadBody(request: Request) {
  * What the Worker adds to a page it answers: a modulepreload link for each module its scripts import
  * (functions/platform/module-preloads.ts; the build has written them into pre-rendered pages), and
  * the security headers a pre-rendered page gets from `_headers` (public/_headers, and the page's own
- * policy the build adds there).
+ * policy the build adds there). An HTML page is read whole for that (a few tens of KB), then sent.
  */
-async function withPageSecurityHeaders(request: Request, env: Env, response: Response): Promise<Response> {
+async function finishPage(request: Request, env: Env, response: Response): Promise<Response> {
   const { headers } = response;
   const html = (headers.get('content-type') ?? '').startsWith('text/html') && response.body !== null;
   const body = html ? await withModulePreloads(await response.text(), builtModuleImports(request, env)) : null;

@@ -1,8 +1,9 @@
 /**
  * `<link rel="modulepreload">` for every module a page's scripts import, written into the page.
  *
- * Why: a page's module scripts import shared modules, which import others (the header's script is
- * four imports deep: session → API client → API error → light checks). A browser finds each level
+ * Why: a page's module scripts import shared modules, which import others (before the shared
+ * chunk, the header's script was four imports deep: session → API client → API error → light
+ * checks; the listing's and the product page's scripts still import two levels). A browser finds each level
  * only once the one above has arrived, so on a slow phone (400 ms a round trip) every level costs
  * a round trip before the controls answer. Listed in the page, they are all fetched at once, as soon
  * as the page has arrived. Only static imports are listed: what a script loads on demand (React
@@ -19,29 +20,23 @@ export type ReadModule = (path: string) => Promise<string | undefined>;
 /** The modules a built module imports statically (URL paths), or [] when it cannot be read. */
 export type ModuleImports = (path: string) => Promise<readonly string[]>;
 
-/** A module's imports, read from its built file. */
-export const importsOfFiles =
-  (read: ReadModule): ModuleImports =>
-  async (path) => {
-    const source = await read(path);
-    return source === undefined ? [] : staticImports(source, path);
-  };
-
 /**
- * The same, kept for as long as this Worker instance lives: a built module's name has its content's
- * hash in it, so its imports never change. The Worker reads each file once, not on every page.
+ * A built module's imports, each file read once: its name has its content's hash in it, so its
+ * imports never change (the Worker keeps them for as long as its instance lives).
  */
 export function cachedImports(read: ReadModule): ModuleImports {
   const known = new Map<string, Promise<readonly string[]>>();
-  const importsOf = importsOfFiles(read);
   return (path) => {
     let imports = known.get(path);
     if (!imports) {
-      // A failed read is not kept: the next page asks again.
-      imports = importsOf(path).catch(() => {
-        known.delete(path);
-        return [];
-      });
+      imports = read(path).then(
+        (source) => (source === undefined ? [] : staticImports(source, path)),
+        // A failed read is not kept: the next page asks again.
+        () => {
+          known.delete(path);
+          return [];
+        },
+      );
       known.set(path, imports);
     }
     return imports;

@@ -7,7 +7,7 @@
  *   file against these values. Scripts and styles (/_astro/*) get only the headers that
  *   apply to them (see PAGE_ONLY_HEADERS);
  * - pages the Worker renders (the 404 page, /product/{id} added after the build):
- *   `withPageSecurityHeaders()` in functions/worker.ts;
+ *   `finishPage()` in functions/worker.ts;
  * - the API: Hono's secureHeaders in functions/platform/app.ts, with these values.
  *
  * The page CSP comes in two parts that browsers enforce together:

@@ -1,6 +1,7 @@
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { importsOfFiles, withModulePreloads } from '../../functions/platform/module-preloads.ts';
+import { cachedImports, withModulePreloads } from '../../functions/platform/module-preloads.ts';
+import { htmlFiles } from './page-headers.ts';
 
 /**
  * After `astro build`: each pre-rendered page gets a modulepreload link for every module its
@@ -9,14 +10,12 @@ import { importsOfFiles, withModulePreloads } from '../../functions/platform/mod
  * caches are these.
  */
 export async function writeModulePreloads(clientDir: string): Promise<number> {
-  const importsOf = importsOfFiles(async (path) => {
+  const importsOf = cachedImports(async (path) => {
     const file = join(clientDir, path);
     return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
   });
   let changed = 0;
-  for (const entry of readdirSync(clientDir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile() || !entry.name.endsWith('.html')) continue;
-    const file = join(entry.parentPath, entry.name);
+  for (const file of htmlFiles(clientDir)) {
     const html = readFileSync(file, 'utf8');
     const preloaded = await withModulePreloads(html, importsOf);
     if (preloaded === html) continue;

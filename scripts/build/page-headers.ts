@@ -51,7 +51,8 @@ export function pagePath(file: string): string {
   return path === '/index' ? '/' : path.replace(/\/index$/, '');
 }
 
-function htmlFiles(dir: string): string[] {
+/** Every built page (.html) under `dir`, in a stable order. */
+export function htmlFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
     .filter((entry) => entry.isFile() && entry.name.endsWith('.html'))
     .map((entry) => join(entry.parentPath, entry.name))
