@@ -5,6 +5,8 @@ import type { Config } from '../env.ts';
 import { sameDigest, sha256Hex } from '../platform/crypto.ts';
 import { ApiError } from '../platform/errors.ts';
 import { expireIfOverdue } from './expire.ts';
+import type { OrderView } from '../../src/features/orders/order-view.ts';
+import { loadOrderView } from './view.ts';
 
 /**
  * Finding an order: by its number, and as a shopper may (a guest by number and
@@ -44,6 +46,21 @@ export async function findGuestOrder(
   const matches = sameDigest(expected, presented);
   if (!row || !matches) throw NOT_FOUND();
   return expireIfOverdue(db, config, row, now);
+}
+
+/**
+ * The per-client limit on looking orders up (functions/platform/rate-limit.ts): the API's lookup
+ * and the order-for-this-browser read, and /track as the Worker renders it, share it.
+ */
+export const LOOKUP_LIMIT = 'orders.lookup';
+
+/** A guest's lookup as the shopper sees its answer: the order's view (POST /api/orders/lookup and /track/order). */
+export async function lookUpGuestOrder(
+  db: Db,
+  config: Config,
+  { number, email }: { number: string; email: string },
+): Promise<OrderView> {
+  return loadOrderView(db, config, await findGuestOrder(db, config, number, email));
 }
 
 /** The order whose access token the caller holds (the browser that placed it). */

@@ -3,7 +3,7 @@ import { orderLookupSchema } from '../../src/features/orders/checkout.ts';
 import { orderApi } from '../../src/features/orders/order-api.ts';
 import { sessionUser } from '../accounts/session.ts';
 import { deliverEmailsLater } from '../platform/outbox.ts';
-import { findGuestOrder, findOrderForToken } from './find.ts';
+import { findOrderForToken, LOOKUP_LIMIT, lookUpGuestOrder } from './find.ts';
 import { placeOrder } from './place.ts';
 import { replyPlaced } from './reply.ts';
 import { moveForShopper, type ShopperMove } from './shopper-moves.ts';
@@ -38,7 +38,7 @@ const orderNumberParam = z.object({ number: orderLookupSchema.shape.number });
 const limited = {
   place: rateLimit({ name: 'orders.place', rule: (config) => config.RATE_LIMIT_PLACE_ORDER }),
   quote: rateLimit({ name: 'orders.quote', rule: (config) => config.RATE_LIMIT_QUOTE }),
-  lookup: rateLimit({ name: 'orders.lookup', rule: (config) => config.RATE_LIMIT_LOOKUP }),
+  lookup: rateLimit({ name: LOOKUP_LIMIT, rule: (config) => config.RATE_LIMIT_LOOKUP }),
   reportPayment: rateLimit({ name: 'orders.payment_report', rule: (config) => config.RATE_LIMIT_PAYMENT_REPORT }),
 };
 
@@ -58,10 +58,9 @@ export const ordersRoute = createRouter()
   })
   // A guest's tracking lookup by order number and checkout e-mail (a POST keeps the e-mail out of URLs and logs).
   .post(at(ORDERS_BASE, orderApi.lookup), limited.lookup, validate('json', orderApi.lookup.body), async (c) => {
-    const { number, email } = c.req.valid('json');
-    noteReference(c, number);
-    const order = await findGuestOrder(c.var.db, c.var.config, number, email);
-    return reply(c, orderApi.lookup, { order: await loadOrderView(c.var.db, c.var.config, order) }, 200, PRIVATE);
+    const lookup = c.req.valid('json');
+    noteReference(c, lookup.number);
+    return reply(c, orderApi.lookup, { order: await lookUpGuestOrder(c.var.db, c.var.config, lookup) }, 200, PRIVATE);
   })
   // The order as the browser that placed it sees it (the cart's "Continue to payment").
   .get(at(ORDERS_BASE, orderApi.get), limited.lookup, validate('param', orderNumberParam), async (c) => {

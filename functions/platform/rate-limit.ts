@@ -167,17 +167,40 @@ export function rateLimit(
 ): MiddlewareHandler<AppEnv> {
   return async (c: Context<AppEnv>, next) => {
     const rule = 'rule' in options ? options.rule(c.var.config) : options;
-    const counted = await countRequests(c.var.db, clientCounters(options.name, c.req.header('cf-connecting-ip'), rule));
-    const over = counted.filter((r) => !r.allowed);
-    if (over.length) {
-      const retryAfterSeconds = Math.max(...over.map((r) => r.retryAfterSeconds));
-      const message = `Too many requests. Please wait ${waitText(retryAfterSeconds)} and try again.`;
-      return c.json(errorBody('rate_limited', message), 429, {
-        'Retry-After': String(retryAfterSeconds),
+    const limited = await limitClient(c.var.db, options.name, c.req.header('cf-connecting-ip'), rule);
+    if (!limited.allowed) {
+      return c.json(errorBody('rate_limited', limited.message), 429, {
+        'Retry-After': String(limited.retryAfterSeconds),
         'cache-control': 'no-store',
       });
     }
     await next();
+  };
+}
+
+/** A per-client limit's answer for one request: within it, or refused with how long to wait. */
+export type ClientLimit = { allowed: true } | { allowed: false; retryAfterSeconds: number; message: string };
+
+/**
+ * Counts one request from `ip` under the per-client limit `name` (its /64 and /48, or its IPv4
+ * address: clientCounters) and says whether it is within `rule`. The API's rateLimit() and a page
+ * the Worker renders for the same action (/track's lookup) count under the same name, so a
+ * client has one budget for it, whichever way it asks.
+ */
+export async function limitClient(
+  db: Db,
+  name: string,
+  ip: string | undefined | null,
+  rule: RateLimitRule,
+  now = new Date(),
+): Promise<ClientLimit> {
+  const over = (await countRequests(db, clientCounters(name, ip, rule), now)).filter((r) => !r.allowed);
+  if (!over.length) return { allowed: true };
+  const retryAfterSeconds = Math.max(...over.map((r) => r.retryAfterSeconds));
+  return {
+    allowed: false,
+    retryAfterSeconds,
+    message: `Too many requests. Please wait ${waitText(retryAfterSeconds)} and try again.`,
   };
 }
 
