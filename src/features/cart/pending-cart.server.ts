@@ -1,4 +1,5 @@
 import { env } from 'cloudflare:workers';
+import { isCrossSite, readSmallForm } from '../../lib/form-post.server.ts';
 import { openDb } from '../../../functions/platform/db.ts';
 import { findActiveProduct } from '../../../functions/catalogue/products.ts';
 import { findVariant, isProductId, PRODUCT_ID_PATTERN, type Product, sellingUnit } from '../catalogue/product.ts';
@@ -35,18 +36,6 @@ export type CartAddOutcome =
 /** The largest form the endpoint reads (its fields are a few dozen bytes). */
 const MAX_FORM_BYTES = 4_096;
 
-/**
- * The request came from another site. Browsers say so in Sec-Fetch-Site and Origin. A request
- * with neither (a script) is not refused here: adding to its own cart is all it can do. (On
- * /cart/add, Astro's origin check has already refused a form POST without this site's Origin.)
- */
-export function isCrossSite(request: Request): boolean {
-  const site = request.headers.get('sec-fetch-site');
-  if (site !== null && site !== 'same-origin' && site !== 'none') return true;
-  const origin = request.headers.get('origin');
-  return origin !== null && origin !== new URL(request.url).origin;
-}
-
 /** Where to go after adding: a path on this site, or /cart. */
 export function returnPath(value: unknown): string {
   if (typeof value !== 'string') return '/cart';
@@ -68,17 +57,8 @@ export async function addToPendingCart(request: Request, d1: D1Database = env.DB
   if (isCrossSite(request)) {
     return refuse(403, 'Not added', 'This form was sent from another site, so nothing was added to your cart.');
   }
-  const type = request.headers.get('content-type') ?? '';
-  const length = Number(request.headers.get('content-length') ?? '0');
-  if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(type) || length > MAX_FORM_BYTES) {
-    return refuse(400, 'Not added', 'We could not read what to add. Please go back and try again.');
-  }
-  let form: FormData;
-  try {
-    form = await request.formData();
-  } catch {
-    return refuse(400, 'Not added', 'We could not read what to add. Please go back and try again.');
-  }
+  const form = await readSmallForm(request, MAX_FORM_BYTES);
+  if (!form) return refuse(400, 'Not added', 'We could not read what to add. Please go back and try again.');
   const id = form.get('product');
   const variantId = form.get('variant') ?? '';
   const quantityText = form.get('quantity') ?? '1';
