@@ -68,7 +68,7 @@ export async function signedInUser(
 }
 
 /** Places an order for one unit of a product through the API as the signed-in user; answers its number. */
-export async function placeOrderAs(page: Page, user: TestUser, productId: string): Promise<string> {
+export async function placeOrderAs(page: Page, user: Pick<TestUser, 'name' | 'email'>, productId: string): Promise<string> {
   const product = await page.request.get(`/api/products/${productId}`);
   expect(product.status()).toBe(200);
   const { price, variants } = productApi.get.response.parse(await product.json());
@@ -88,6 +88,15 @@ export async function placeOrderAs(page: Page, user: TestUser, productId: string
   });
   expect(response.status(), await response.text()).toBe(201);
   return ((await response.json()) as { order: { number: string } }).order.number;
+}
+
+/**
+ * An unpaid guest order placed through the API (as the checkout does) under a fresh e-mail, for
+ * /track: its number and that e-mail. The page must not be signed in.
+ */
+export async function placeGuestOrder(page: Page, productId: string): Promise<{ number: string; email: string }> {
+  const email = `guest-${crypto.randomUUID().slice(0, 12)}@example.com`;
+  return { number: await placeOrderAs(page, { name: 'Ada Obi', email }, productId), email };
 }
 
 /** Moves an order to delivered, as an admin would (straight in D1: quicker than the admin screens, which admin-journey.spec.ts drives). */

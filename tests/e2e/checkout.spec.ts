@@ -144,6 +144,12 @@ test('a shopper checks out by bank transfer, reports the payment and tracks the 
   await page.getByRole('button', { name: 'Track Order' }).click();
   await expect(page.getByRole('alert')).toHaveText('We could not find an order with that order number and e-mail address.');
   await expect(result).toBeHidden();
+
+  // This browser placed it, so it is offered as a shortcut that finds it with the checkout e-mail.
+  await page.getByRole('button', { name: reference, exact: true }).click();
+  await expect(result).toBeVisible();
+  await expect(page.getByLabel('Email used at checkout')).toHaveValue('ada.obi@example.com');
+  await expect(page.getByRole('alert')).toHaveText('');
 });
 
 test('the empty cart says so and leads back to the shop', async ({ page }) => {

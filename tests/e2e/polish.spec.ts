@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
 import { CATEGORIES } from '../../src/features/catalogue/categories.ts';
-import { apiPost } from './accounts.ts';
+import { placeGuestOrder } from './accounts.ts';
 import { expect, test } from './fixtures.ts';
 import { islandsHydrated } from './islands.ts';
 
@@ -122,21 +122,6 @@ test('the desktop header links Track Order; the footer lists every category', as
   await expect(shop.getByRole('link', { name: 'Gaming Gear' })).toHaveAttribute('href', '/products?category=gaming');
 });
 
-/** An unpaid order placed through the API (as the checkout does), for its bank details and Copy buttons on /track. */
-async function placeOrder(page: Page, productId: string) {
-  const product = await page.request.get(`/api/products/${productId}`);
-  expect(product.status()).toBe(200);
-  const { price } = (await product.json()) as { price: number };
-  const email = `polish-${Date.now().toString(36)}@example.com`;
-  const response = await apiPost(page, '/api/orders', {
-    idempotencyKey: `e2e-${crypto.randomUUID()}`,
-    customer: { name: 'Ada Obi', email, phone: '0803 123 4567', address: '12 Allen Avenue', city: 'Ikeja', state: 'Lagos' },
-    lines: [{ productId, variant: '', quantity: 1, price }],
-  });
-  expect(response.status(), await response.text()).toBe(201);
-  return { number: ((await response.json()) as { order: { number: string } }).order.number, email };
-}
-
 const toasts = (page: Page) => page.locator('.Toastify__toast');
 
 /** A toast's box must not overlap the header (where the cart badge is): all measured at once, while it shows. */
@@ -181,7 +166,7 @@ async function countProgressBars(page: Page) {
 
 test('five Copy clicks show one toast, below the header', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-  const order = await placeOrder(page, 'anker-735-charger-ganprime-65w');
+  const order = await placeGuestOrder(page, 'anker-735-charger-ganprime-65w');
   await page.goto('/track');
   await islandsHydrated(page);
   await page.getByLabel('Order number').fill(order.number);

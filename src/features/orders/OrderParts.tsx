@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import type { DeliveryMethod } from './delivery.ts';
 import { formatNaira, plainNaira, type Kobo } from '../../lib/money.ts';
 import { formatLagosTime } from '../../lib/time.ts';
-import { notify } from '../toast/notify.browser.ts';
+import { COPIED_MS, copyDetail } from './copy-detail.browser.ts';
 import { statusBadge, type OrderStatus } from './order-status.ts';
 import type { OrderView } from './order-view.ts';
 import './orders.css';
@@ -19,25 +19,31 @@ export function OrderStatusBadge({ status }: { status: OrderStatus }) {
   );
 }
 
+/**
+ * Copies one bank detail. It carries what it copies (`data-copy`, `data-label`) and both icons
+ * (`data-copied` shows which), so the same markup rendered by the Worker works with /track's
+ * plain script (track.browser.ts).
+ */
 export function CopyButton({ value, label }: { value: string; label: string }) {
   const [copied, setCopied] = useState(false);
   useEffect(() => {
     if (!copied) return;
-    const timer = setTimeout(() => setCopied(false), 2000);
+    const timer = setTimeout(() => setCopied(false), COPIED_MS);
     return () => clearTimeout(timer);
   }, [copied]);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(value);
-      setCopied(true);
-      notify('success', `${label} copied`);
-    } catch {
-      notify('warning', `Could not copy the ${label.toLowerCase()}. Please select it and copy it yourself.`);
-    }
-  };
+  const copy = async () => setCopied(await copyDetail(value, label));
   return (
-    <button type="button" className="btn btn-outline copy-btn" onClick={copy} aria-label={`Copy ${label.toLowerCase()}`}>
-      {copied ? <Check size={16} aria-hidden="true" /> : <Copy size={16} aria-hidden="true" />}
+    <button
+      type="button"
+      className="btn btn-outline copy-btn"
+      onClick={copy}
+      aria-label={`Copy ${label.toLowerCase()}`}
+      data-copy={value}
+      data-label={label}
+      data-copied={copied ? '' : undefined}
+    >
+      <Check size={16} aria-hidden="true" className="copy-btn__done" />
+      <Copy size={16} aria-hidden="true" className="copy-btn__ready" />
       <span aria-live="polite">{copied ? 'Copied' : 'Copy'}</span>
     </button>
   );

@@ -1,14 +1,16 @@
-import type { Ref } from 'react';
 import { formatLagosTime } from '../../lib/time.ts';
 import { formatNigerianPhone } from './nigeria.ts';
 import { statusText } from './order-status.ts';
 import type { OrderView } from './order-view.ts';
 import { OrderLines, OrderPaymentInfo, OrderStatusBadge, PlacedOrderTotals } from './OrderParts.tsx';
 
-/** An order found on /track: its status, payment due (if any), lines, delivery and history. */
-export default function TrackedOrder({ order, ref }: { order: OrderView; ref?: Ref<HTMLElement> }) {
+/**
+ * An order found on /track: its status, payment due (if any), lines, delivery and history. Rendered
+ * by the Worker (TrackPage.astro), not hydrated: its Copy buttons work through track.browser.ts.
+ */
+export default function TrackedOrder({ order }: { order: OrderView }) {
   return (
-    <section className="track__order card" aria-labelledby="track-order-title" tabIndex={-1} ref={ref}>
+    <section className="track__order card" aria-labelledby="track-order-title" tabIndex={-1}>
       <header className="track__order-head">
         <h2 id="track-order-title">Order {order.number}</h2>
         <OrderStatusBadge status={order.status} />

@@ -111,6 +111,26 @@ export function showsPaymentDetails(status: OrderStatus): boolean {
   return status === 'awaiting_payment' || status === 'payment_reported';
 }
 
+/** What a page watching an order's payment needs of it (an OrderView). */
+interface WatchedOrder {
+  status: OrderStatus;
+  payment?: { ownAccount?: boolean; received?: number } | null;
+}
+
+/**
+ * Whether a page showing `order` asks for it again by itself: a transfer into the order's own
+ * account is confirmed by the payment provider in seconds (functions/payments/); one into the
+ * shared account is confirmed by a person, in hours.
+ */
+export function watchesPayment(order: WatchedOrder | null | undefined): boolean {
+  return Boolean(order?.payment?.ownAccount && showsPaymentDetails(order.status));
+}
+
+/** What a watch compares between two reads of an order: its status and what has arrived. */
+export function paymentProgress(order: WatchedOrder): string {
+  return `${order.status}:${order.payment?.received ?? 0}`;
+}
+
 /** States the clock ends: the order holds stock until `expiresAt`, then expires. */
 export function expiresByClock(status: OrderStatus): boolean {
   return MOVES.expire.from.includes(status);

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { showsPaymentDetails } from './order-status.ts';
+import { paymentProgress, watchesPayment } from './order-status.ts';
 import type { OrderView } from './order-view.ts';
 
 /**
@@ -17,7 +17,7 @@ export function useOrderWatch(
 ) {
   const latest = useRef({ fetchAgain, onChange, order });
   latest.current = { fetchAgain, onChange, order };
-  const watched = Boolean(order?.payment?.ownAccount && showsPaymentDetails(order.status));
+  const watched = watchesPayment(order);
   const number = order?.number;
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: another order (its number) starts a new watch; the rest is read through `latest`
@@ -30,7 +30,7 @@ export function useOrderWatch(
       try {
         const fresh = await latest.current.fetchAgain();
         const seen = latest.current.order;
-        if (fresh.status !== seen?.status || fresh.payment?.received !== seen?.payment?.received) latest.current.onChange(fresh);
+        if (!seen || paymentProgress(fresh) !== paymentProgress(seen)) latest.current.onChange(fresh);
       } catch {
         // Offline or refused for now: the next tick asks again.
       } finally {

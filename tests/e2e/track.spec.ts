@@ -1,0 +1,104 @@
+import { placeGuestOrder } from './accounts.ts';
+import { expect, test } from './fixtures.ts';
+import { islandsHydrated } from './islands.ts';
+
+/**
+ * /track is a form the Worker answers (POST /track/order), made to answer in place by a plain
+ * script: no framework loads with it. checkout.spec.ts tracks an order after checking out,
+ * payments.spec.ts watches one turn paid, polish.spec.ts copies its bank details.
+ */
+
+const CHARGER = 'anker-735-charger-ganprime-65w';
+const NOT_FOUND = 'We could not find an order with that order number and e-mail address.';
+
+test('an empty lookup names both fields and puts focus on the first; a found order takes focus, without React', async ({
+  page,
+}) => {
+  const order = await placeGuestOrder(page, CHARGER);
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(request.url());
+  });
+  await page.goto('/track');
+  await islandsHydrated(page);
+
+  await page.getByRole('button', { name: 'Track Order' }).click();
+  const number = page.getByLabel('Order number');
+  await expect(number).toHaveAttribute('aria-invalid', 'true');
+  await expect(number).toHaveAccessibleDescription('Please enter your order number');
+  await expect(page.getByLabel('Email used at checkout')).toHaveAttribute('aria-invalid', 'true');
+  await expect(number).toBeFocused();
+
+  await number.fill(order.number);
+  await page.getByLabel('Email used at checkout').fill(order.email);
+  await page.getByRole('button', { name: 'Track Order' }).click();
+  const result = page.getByRole('region', { name: `Order ${order.number}` });
+  await expect(result).toBeVisible();
+  await expect(result).toBeFocused();
+  await expect(result).toContainText('Payment due');
+  // The corrected fields are no longer marked.
+  await expect(number).not.toHaveAttribute('aria-invalid', 'true');
+  await expect(page).toHaveURL(/\/track$/);
+  expect(scripts.some((url) => url.includes('TrackPage.astro'))).toBe(true);
+  expect(scripts.filter((url) => /react|jsx-runtime|client\.[\w-]+\.js$/i.test(new URL(url).pathname))).toEqual([]);
+});
+
+test('a lookup that cannot reach the store says so, and keeps what was typed', async ({ page }) => {
+  await page.goto('/track');
+  await islandsHydrated(page);
+  await page.route('**/track/order', (route) => route.abort('internetdisconnected'));
+  await page.getByLabel('Order number').fill('GTS-ZZZZZZZZZZ');
+  await page.getByLabel('Email used at checkout').fill('ada@example.com');
+  await page.getByRole('button', { name: 'Track Order' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'We could not look up your order just now' })).toBeVisible();
+  await expect(page.getByLabel('Order number')).toHaveValue('GTS-ZZZZZZZZZZ');
+  await expect(page.getByRole('button', { name: 'Track Order' })).toBeEnabled();
+});
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('the form posts to the Worker, which shows the order; a wrong pair gets a 404 page that says so', async ({ page }) => {
+    const order = await placeGuestOrder(page, CHARGER);
+    await page.goto(`/track`);
+    await page.getByLabel('Order number').fill(order.number.toLowerCase());
+    await page.getByLabel('Email used at checkout').fill(order.email);
+    const [found] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/track/order')),
+      page.getByRole('button', { name: 'Track Order' }).click(),
+    ]);
+    expect(found.status()).toBe(200);
+    expect(found.headers()['cache-control']).toBe('no-store');
+    expect(found.headers()['content-security-policy']).toMatch(/default-src 'self'.*script-src/);
+    const result = page.getByRole('region', { name: `Order ${order.number}` });
+    await expect(result).toBeVisible();
+    await expect(result).toContainText('Anker 735 Charger (GaNPrime 65W)');
+    await expect(result).toContainText('Payment due');
+    // An answer about one shopper's order is not for search engines.
+    await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', /noindex/);
+
+    await page.getByLabel('Email used at checkout').fill('someone.else@example.com');
+    const [missing] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/track/order')),
+      page.getByRole('button', { name: 'Track Order' }).click(),
+    ]);
+    expect(missing.status()).toBe(404);
+    await expect(page.getByRole('alert')).toHaveText(NOT_FOUND);
+    await expect(page.getByRole('region', { name: `Order ${order.number}` })).toHaveCount(0);
+    await expect(page.getByLabel('Email used at checkout')).toHaveValue('someone.else@example.com');
+  });
+
+  test('a field to correct comes back marked, with its message', async ({ page }) => {
+    await page.goto('/track');
+    await page.getByLabel('Order number').fill('order 12');
+    const [answer] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/track/order')),
+      page.getByRole('button', { name: 'Track Order' }).click(),
+    ]);
+    expect(answer.status()).toBe(400);
+    const number = page.getByLabel('Order number');
+    await expect(number).toHaveValue('order 12');
+    await expect(number).toHaveAccessibleDescription('Order numbers look like GTS-7K3M9Q2XWD');
+    await expect(page.getByLabel('Email used at checkout')).toHaveAttribute('aria-invalid', 'true');
+  });
+});
