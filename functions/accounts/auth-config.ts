@@ -16,7 +16,7 @@ import { checkPassword } from './credentials.ts';
 import { googleStandin } from './google-standin.ts';
 import { endSession, SESSION_MAX_AGE_SECONDS, sessionIsCurrent, type SessionClaims, startSession } from './session.ts';
 
-/** Where Google sign-in lands when Google does not vouch for the address (src/features/account/login-schemas.ts words it). */
+/** Where Google sign-in lands when Google does not vouch for the address (src/features/account/login-forms.ts words it). */
 export const GOOGLE_EMAIL_NOT_VERIFIED = '/login?error=GoogleEmailNotVerified';
 
 /** Where Auth.js lives inside the API (stack notes: without basePath every call is 400 UnknownAction). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EMAIL_MAX_LENGTH, EMAIL_MESSAGES } from './email-check.ts';
 
 /**
  * Form fields that mean the same thing wherever they appear (newsletter, checkout,
@@ -8,12 +9,12 @@ import { z } from 'zod';
 
 /** An e-mail address, trimmed and lower-cased (addresses are compared that way). */
 export const emailSchema = z
-  .string({ error: 'Please enter your email address' })
+  .string({ error: EMAIL_MESSAGES.missing })
   .trim()
   .toLowerCase()
-  .min(1, 'Please enter your email address')
-  .max(254, 'That email address is too long')
-  .pipe(z.email({ error: 'Please enter a valid email address' }));
+  .min(1, EMAIL_MESSAGES.missing)
+  .max(EMAIL_MAX_LENGTH, EMAIL_MESSAGES.long)
+  .pipe(z.email({ error: EMAIL_MESSAGES.invalid }));
 
 /**
  * What no single-line field may hold: line breaks and other control characters (C0, DEL,

@@ -367,3 +367,35 @@ test('the phone menu signs in and out @phone', async ({ page, request, baseURL }
   await expect(menu.getByRole('link', { name: 'Login' })).toBeVisible();
   await expect(menu.getByRole('button', { name: 'Logout' })).toBeHidden();
 });
+
+test('/login loads no React, and the accounts contract (with zod) only when the shopper turns to the form', async ({ page }) => {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
+  await openLogin(page);
+  await expect(main(page).getByRole('button', { name: 'Sign In', exact: true })).toBeEnabled();
+  expect(scripts.some((path) => path.includes('LoginPage.astro'))).toBe(true);
+  expect(scripts.filter((path) => /react|jsx-runtime|client\.[\w-]+\.js$/i.test(path))).toEqual([]);
+  expect(scripts.filter((path) => path.includes('account-api'))).toEqual([]);
+
+  await main(page).getByLabel('Email', { exact: true }).focus();
+  await expect.poll(() => scripts.filter((path) => path.includes('account-api')).length).toBe(1);
+  expect(scripts.filter((path) => /react|jsx-runtime/i.test(path))).toEqual([]);
+});
+
+test('a form shown again starts empty, its passwords hidden, with the e-mail typed so far', async ({ page }) => {
+  await openLogin(page);
+  const form = main(page);
+  await form.getByRole('button', { name: 'Create an account' }).click();
+  await form.getByLabel('Email', { exact: true }).fill(freshEmail('again'));
+  await form.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await form.getByRole('button', { name: 'Show password' }).click();
+  await form.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await form.getByRole('button', { name: 'Create an account' }).click();
+  await expect(form.getByLabel('Password', { exact: true })).toHaveValue('');
+  await expect(form.getByLabel('Password', { exact: true })).toHaveAttribute('type', 'password');
+  await expect(form.getByRole('button', { name: 'Show password' })).toHaveAttribute('aria-pressed', 'false');
+  // The e-mail typed is carried along.
+  await expect(form.getByLabel('Email', { exact: true })).toHaveValue(/^again\./);
+});

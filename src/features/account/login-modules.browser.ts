@@ -1,18 +1,11 @@
 /**
- * What the login island needs only once the user acts: the accounts API's contract and the
- * forms' schemas (both with the full zod). The page ships without them; the island fetches
- * them right after it hydrates (with the forms' resolver, src/features/forms/lazy-resolver),
- * and every action awaits them.
+ * What the login page needs only once the shopper acts: the accounts API's contract (with the
+ * full zod). The page ships without it; login.browser.ts fetches it when the shopper first
+ * touches the page (or a link from an e-mail asks the API at once), and every action awaits it.
  */
-const importAll = () =>
-  Promise.all([import('./account-api.ts'), import('./login-schemas.ts')]).then(([{ accountApi, GOOGLE_SIGN_IN }, schemas]) => ({
-    accountApi,
-    GOOGLE_SIGN_IN,
-    schemas,
-  }));
+const importAll = () => import('./account-api.ts').then(({ accountApi, GOOGLE_SIGN_IN }) => ({ accountApi, GOOGLE_SIGN_IN }));
 
 export type LoginModules = Awaited<ReturnType<typeof importAll>>;
-export type LoginSchemas = LoginModules['schemas'];
 
 let loading: Promise<LoginModules> | undefined;
 
