@@ -1,6 +1,6 @@
 import { deflateSync } from 'node:zlib';
 import type { Browser, Page } from '@playwright/test';
-import { signIn, ADMIN } from './accounts.ts';
+import { ADMIN, apiPost, signIn, signedInUser } from './accounts.ts';
 import { otherBrowser, quietServiceWorker } from './contexts.ts';
 import { axeViolations, expect, test } from './fixtures.ts';
 import { islandsHydrated } from './islands.ts';
@@ -206,4 +206,81 @@ test('on a phone the form fits the screen and has no axe violations @phone', asy
   // The mobile menu leads here.
   await page.getByRole('button', { name: /menu/i }).first().click();
   await expect(page.locator('#mobile-menu').getByRole('link', { name: 'Sell or Swap' })).toHaveAttribute('href', '/sell-or-swap');
+});
+
+test('/sell-or-swap loads no React, and the schema (with zod) only when the shopper turns to the form', async ({ page }) => {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
+  await openTradeInForm(page);
+  expect(scripts.some((path) => path.includes('TradeInForm.astro'))).toBe(true);
+  expect(scripts.filter((path) => /react|jsx-runtime|client\.[\w-]+\.js$/i.test(path))).toEqual([]);
+  expect(scripts.filter((path) => /\/trade-in\.[\w-]+\.js$/.test(path))).toEqual([]);
+  await page.getByLabel('Model').focus();
+  await expect.poll(() => scripts.filter((path) => /\/trade-in\.[\w-]+\.js$/.test(path)).length).toBe(1);
+  expect(scripts.filter((path) => /react|jsx-runtime/i.test(path))).toEqual([]);
+});
+
+test('photos: a file that is not a photo is named and refused, at most four are kept, and Remove takes one away', async ({
+  page,
+}) => {
+  await openTradeInForm(page);
+  const form = page.getByRole('form', { name: 'Your trade-in request' });
+  const input = form.getByLabel('Add photos');
+  await input.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not a photo') });
+  await expect(form.getByText('“notes.txt” is not a JPEG, PNG or WebP photo.', { exact: false })).toBeVisible();
+  await expect(input).toHaveAttribute('aria-invalid', 'true');
+
+  const photo = (name: string) => ({ name, mimeType: 'image/png', buffer: photoPng() });
+  await input.setInputFiles(['a.png', 'b.png', 'c.png', 'd.png', 'e.png'].map(photo));
+  const list = form.getByRole('list', { name: 'Your photos' });
+  await expect(list.getByRole('listitem')).toHaveCount(4);
+  await expect(form.getByText('You can send up to 4 photos: we kept the first 4 you chose.')).toBeVisible();
+  await expect(form.getByText('4 of 4 photos added (the most you can send).')).toBeVisible();
+  await expect(input).toBeDisabled();
+
+  await list.getByRole('button', { name: 'Remove photo 2' }).click();
+  await expect(list.getByRole('listitem')).toHaveCount(3);
+  await expect(list.getByRole('img', { name: 'b.png' })).toHaveCount(0);
+  await expect(input).toBeEnabled();
+  await expect(input).not.toHaveAttribute('aria-invalid', 'true');
+});
+
+test('a signed-in shopper’s contact details start from the profile, and what was typed stays', async ({ page, db }) => {
+  const user = await signedInUser(page, db, { name: 'Ngozi Eze' });
+  const saved = await apiPost(page, '/api/account/profile', { phone: '08031234567', state: 'Enugu' });
+  expect(saved.status(), await saved.text()).toBe(200);
+  await page.goto('/sell-or-swap');
+  // Typed before the profile arrives: kept.
+  await page.getByLabel('Full name').fill('Ngozi E.');
+  await islandsHydrated(page);
+  const form = page.getByRole('form', { name: 'Your trade-in request' });
+  await expect(form.getByLabel('Email')).toHaveValue(user.email);
+  await expect(form.getByLabel('Phone number')).toHaveValue('0803 123 4567');
+  await expect(form.getByLabel('State')).toHaveValue('Enugu');
+  await expect(form.getByLabel('Full name')).toHaveValue('Ngozi E.');
+});
+
+test('choosing a swap: no product chosen is said at the search, a product with editions asks for one', async ({ page }) => {
+  await openTradeInForm(page);
+  const form = page.getByRole('form', { name: 'Your trade-in request' });
+  await form.getByRole('radio', { name: /^A swap/ }).check();
+  await page.getByRole('button', { name: 'Send my request' }).click();
+  const search = form.getByLabel('Search for the product you want');
+  await expect(search).toHaveAccessibleDescription('Please search for and choose the product you want');
+
+  await search.fill('PlayStation 5');
+  await search.press('Enter');
+  await expect(form.getByRole('status')).toHaveText(/products? match/);
+  await form.getByRole('button', { name: `Choose ${PS5.name}`, exact: true }).click();
+  const edition = form.getByRole('combobox', { name: 'Edition' });
+  await expect(edition).toBeFocused();
+  await expect(form.getByTestId('swap-price')).toContainText('From');
+  await page.getByRole('button', { name: 'Send my request' }).click();
+  await expect(edition).toHaveAccessibleDescription('Please choose the edition you want');
+  await edition.selectOption(PS5.variant);
+  await expect(form.getByTestId('swap-price')).toHaveText(`Price now: ${PS5.price}`);
+  await form.getByRole('button', { name: 'Choose another product' }).click();
+  await expect(search).toBeFocused();
 });

@@ -1,4 +1,5 @@
 import { ApiRequestError, callApi } from '../../lib/api-client.browser.ts';
+import { showFieldMessage } from '../forms/field-messages.browser.ts';
 import {
   checkLoginForm,
   isLoginMode,
@@ -96,26 +97,6 @@ function login(root: HTMLElement) {
     button.disabled = working || !auth.google;
     button.toggleAttribute('aria-busy', working);
     button.textContent = !auth.loading && !auth.google ? 'Google sign-in is not available' : 'Continue with Google';
-  }
-
-  /** A field's message under it (the field kit's markup: `${id}-error`, aria-invalid, aria-describedby). */
-  function showFieldMessage(field: HTMLInputElement, message: string | undefined) {
-    const frame = field.closest('.field');
-    const errorId = `${field.id}-error`;
-    frame?.querySelector(`#${CSS.escape(errorId)}`)?.remove();
-    const described = (field.getAttribute('aria-describedby') ?? '').split(' ').filter((id) => id && id !== errorId);
-    if (message && frame) {
-      const text = document.createElement('p');
-      text.id = errorId;
-      text.className = 'field-error';
-      text.textContent = message;
-      frame.appendChild(text);
-      described.push(errorId);
-    }
-    if (described.length) field.setAttribute('aria-describedby', described.join(' '));
-    else field.removeAttribute('aria-describedby');
-    if (message) field.setAttribute('aria-invalid', 'true');
-    else field.removeAttribute('aria-invalid');
   }
 
   /** Puts each message on its field (clearing the others) and focuses the first; answers whether there were any. */

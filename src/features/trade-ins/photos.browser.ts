@@ -1,4 +1,4 @@
-import { MAX_PHOTO_BYTES, PHOTO_TYPES } from './trade-in.ts';
+import { MAX_PHOTO_BYTES, PHOTO_TYPES } from './trade-in-rules.ts';
 
 /**
  * The trade-in form's photos: checked in the browser (type, size) with messages a shopper

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { BRANDS } from '../catalogue/brands.ts';
 import { CATEGORY_IDS } from '../catalogue/categories.ts';
 import { productIdSchema } from '../catalogue/product.ts';
 import { customerFields } from '../orders/checkout.ts';
 import { NIGERIAN_STATES } from '../orders/nigeria.ts';
 import { TRADE_IN_STATUSES } from './trade-in-status.ts';
+import { BATTERY_HEALTH, CONDITION_QUESTIONS, MAX_TRADE_IN_PHOTOS, TRADE_IN_BRANDS } from './trade-in-rules.ts';
 
 /**
  * A trade-in request (sell or swap a device, issue 14): what the /sell-or-swap form sends and
@@ -14,34 +14,18 @@ import { TRADE_IN_STATUSES } from './trade-in-status.ts';
 
 // ── The request ───────────────────────────────────────────────────────────────────────────
 
-/** What a shopper can answer about the battery (Settings › Battery on most phones shows it). */
-export const BATTERY_HEALTH = ['good', 'fair', 'poor', 'unknown'] as const;
-export type BatteryHealth = (typeof BATTERY_HEALTH)[number];
-export const BATTERY_HEALTH_LABELS: Record<BatteryHealth, string> = {
-  good: '80% or more',
-  fair: '60–79%',
-  poor: 'Below 60%',
-  unknown: 'I don’t know',
-};
-
-/** A brand outside the catalogue's list (an older or rarer make). */
-export const OTHER_BRAND = 'Other';
-export const TRADE_IN_BRANDS = [...BRANDS, OTHER_BRAND] as const;
-
-/** The yes/no questions of the condition checklist, in the form's order, with their wording. */
-export const CONDITION_QUESTIONS = {
-  turnsOn: 'Does it turn on and work?',
-  screenCracked: 'Is the screen cracked?',
-  bodyDents: 'Does the body have dents or deep scratches?',
-  accountRemoved: 'Have you removed your iCloud or Google account from it?',
-  originalBox: 'Do you have the original box?',
-} as const;
-export type ConditionQuestion = keyof typeof CONDITION_QUESTIONS;
-
-/** Photos: up to this many, each at most MAX_PHOTO_BYTES, a JPEG, PNG or WebP (checked by content). */
-export const MAX_TRADE_IN_PHOTOS = 4;
-export const MAX_PHOTO_BYTES = 5 * 1024 * 1024;
-export const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
+export {
+  BATTERY_HEALTH,
+  BATTERY_HEALTH_LABELS,
+  type BatteryHealth,
+  CONDITION_QUESTIONS,
+  type ConditionQuestion,
+  MAX_PHOTO_BYTES,
+  MAX_TRADE_IN_PHOTOS,
+  OTHER_BRAND,
+  PHOTO_TYPES,
+  TRADE_IN_BRANDS,
+} from './trade-in-rules.ts';
 
 const answer = (question: string) =>
   z.boolean({ error: `Please answer: ${question.charAt(0).toLowerCase()}${question.slice(1)}` });
