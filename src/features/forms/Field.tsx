@@ -1,4 +1,4 @@
-import type { InputHTMLAttributes, ReactNode, Ref, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
+import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
 import {
   type Control,
   type FieldValues,
@@ -12,8 +12,8 @@ import './Field.css';
 
 /**
  * The one form field kit, for react-hook-form forms validated with the shared zod schemas
- * (`useForm({ resolver: zodResolver(schema) })`): text, textarea, select, checkbox, radio group
- * and file. Every field is wired the same way:
+ * (`useForm({ resolver: zodResolver(schema) })`): text, textarea, select, checkbox and radio
+ * group. Every field is wired the same way:
  * - its label, then its hint (when it has one) right after the label, so it is read before the
  *   control is used; then the control, then its message;
  * - the hint is `${id}-hint` and the message `${id}-error`, and the control's aria-describedby
@@ -193,53 +193,6 @@ export function RadioGroupField<T extends FieldValues, V extends string | boolea
       </div>
       <Message id={id} message={message} />
     </fieldset>
-  );
-}
-
-/**
- * Files to pick (not registered: the form keeps what was picked itself, e.g. photos made
- * smaller first). Its problems come as the files are picked, not on submit, so they sit in
- * an alert that is always there (`${id}-error`); `children` follows them (a count, a list).
- */
-export function FileField({
-  id,
-  label,
-  hint,
-  problems,
-  inputRef,
-  className = '',
-  children,
-  ...input
-}: {
-  id: string;
-  label: string;
-  hint?: string;
-  problems: readonly string[];
-  inputRef?: Ref<HTMLInputElement>;
-  children?: ReactNode;
-} & Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'type' | 'ref' | 'children'>) {
-  const message = problems.length ? problems.join(' ') : undefined;
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <Hint id={id} hint={hint} />
-      <input
-        className={`input ${className}`.trim()}
-        id={id}
-        type="file"
-        ref={inputRef}
-        {...input}
-        {...described(id, hint, message)}
-      />
-      <div id={`${id}-error`} className="field-problems" role="alert">
-        {problems.map((problem) => (
-          <p key={problem} className="field-error">
-            {problem}
-          </p>
-        ))}
-      </div>
-      {children}
-    </div>
   );
 }
 

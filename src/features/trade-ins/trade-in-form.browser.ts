@@ -49,7 +49,7 @@ const loadSending = (() => {
 })();
 
 /** The price the shopper sees for a product and the variant chosen: the variant's, else the product's ("from" with several). */
-export function chosenPrice(product: Product, variant: string): { amount: number; from: boolean } {
+function chosenPrice(product: Product, variant: string): { amount: number; from: boolean } {
   const chosen = product.variants.find((v) => v.id === variant);
   if (chosen) return { amount: chosen.price, from: false };
   return { amount: product.price, from: product.variants.length > 1 };
