@@ -8,9 +8,14 @@
  *   and reports the CPU it was active: held to WORKER_STARTUP_BUDGET_MS. Cloudflare refuses to
  *   deploy a Worker whose startup exceeds its limit (developers.cloudflare.com/workers/platform/
  *   limits/#worker-startup-time); the local CPU is not Cloudflare's, so the budget leaves room.
- * `npm test` runs both after the build (CI), `npm run bench` prints them with the other budgets.
+ * `npm test` runs the size check after the build (CI): the upload's size is the same on every
+ * machine. The startup time is not: the same build measured 135 ms on an idle 2-core machine and
+ * 310-323 ms beside the API tests, so a time budget in `npm test` fails by the machine's load, not
+ * by the code (it failed CI once that way). `npm run bench` and `npm run deploy` measure it, on a
+ * machine doing nothing else, with the other speed budgets.
  *
- *   node scripts/worker-size.ts            (the build in $BUILD_DIR, default dist)
+ *   node scripts/worker-size.ts            (the size; the build in $BUILD_DIR, default dist)
+ *   node scripts/worker-size.ts --startup  (the size and the startup time)
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -57,7 +62,7 @@ export function workerSize(buildDir = process.env.BUILD_DIR ?? 'dist'): WorkerSi
   return { rawKiB: Number(upload[1]), gzipKiB, modules: Number(modules?.[1] ?? 0), pass: gzipKiB <= WORKER_GZIP_BUDGET_KIB };
 }
 
-/** The most startup CPU, measured locally (a loaded 2-core machine measured 73 ms), before the check fails. */
+/** The most startup CPU, measured locally (an idle 2-core machine measured 73-135 ms), before the check fails. */
 export const WORKER_STARTUP_BUDGET_MS = 250;
 
 export interface WorkerStartup {
@@ -84,7 +89,7 @@ export function describeSize(size: WorkerSize): string {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const size = workerSize();
   console.log(`${size.pass ? 'PASS' : 'MISS'} ${describeSize(size)}`);
-  const startup = workerStartup();
-  console.log(`${startup.pass ? 'PASS' : 'MISS'} ${describeStartup(startup)}`);
-  if (!size.pass || !startup.pass) process.exit(1);
+  const startup = process.argv.includes('--startup') ? workerStartup() : null;
+  if (startup) console.log(`${startup.pass ? 'PASS' : 'MISS'} ${describeStartup(startup)}`);
+  if (!size.pass || (startup && !startup.pass)) process.exit(1);
 }
