@@ -31,12 +31,24 @@ export interface CallOptions<E extends Endpoint> {
 export async function callApi<E extends Endpoint>(endpoint: E, options: CallOptions<E> = {}): Promise<AnswerOf<E>> {
   const search = options.query?.toString();
   const url = fillPath(endpoint.path, options.params) + (search ? `?${search}` : '');
+  return readAnswer(endpoint, await sendRequest(endpoint.method, url, options));
+}
+
+/**
+ * Sends a request as callApi does (JSON in, JSON asked for); no answer at all throws
+ * ApiRequestError code `network`. For a plain script whose light contract declares no body
+ * schema (src/features/cart/cart-check.ts), before readAnswer.
+ */
+export async function sendRequest(
+  method: Endpoint['method'],
+  url: string,
+  options: { body?: unknown; headers?: Record<string, string>; signal?: AbortSignal } = {},
+): Promise<Response> {
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
-  let response: Response;
   try {
-    response = await fetch(url, {
-      method: endpoint.method,
+    return await fetch(url, {
+      method,
       headers,
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
       signal: options.signal,
@@ -45,12 +57,11 @@ export async function callApi<E extends Endpoint>(endpoint: E, options: CallOpti
     if (options.signal?.aborted) throw error;
     throw new ApiRequestError(0, 'network', 'Network error. Please try again.');
   }
-  return readAnswer(endpoint, response);
 }
 
 /**
  * The endpoint's answer from a response, parsed with its schema; a refusal throws ApiRequestError.
- * For the one request callApi cannot send (a multipart upload), after its own fetch.
+ * For a request callApi cannot send (a multipart upload; a light contract's body), after its own fetch.
  */
 export async function readAnswer<E extends Endpoint>(endpoint: E, response: Response): Promise<AnswerOf<E>> {
   const json: unknown = await response.json().catch(() => null);

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { api } from '../../functions/index.ts';
 import { accountApi } from '../../src/features/account/account-api.ts';
 import { adminApi } from '../../src/features/admin/admin-api.ts';
+import { cartCheckApi } from '../../src/features/cart/cart-check.ts';
 import { productApi } from '../../src/features/catalogue/product-api.ts';
+import { productSaleApi } from '../../src/features/catalogue/product-sale-api.ts';
 import { newsletterApi } from '../../src/features/newsletter/subscribe.ts';
 import { orderApi } from '../../src/features/orders/order-api.ts';
 import { installApi } from '../../src/features/pwa/install-api.ts';
@@ -57,6 +59,13 @@ function expectFitsContract(endpoint: Endpoint, json: unknown) {
   expect(parsed.success && parsed.data).toEqual(json);
 }
 
+/** An answer read with a plain script's light check (src/lib/light-schema.ts), which keeps only what it names. */
+function lightRead(endpoint: Endpoint, json: unknown): unknown {
+  const parsed = checkAnswer(endpoint.response, json);
+  expect(parsed.success, parsed.success ? '' : JSON.stringify(parsed.issues)).toBe(true);
+  return parsed.success ? parsed.data : undefined;
+}
+
 /** A response's answer, checked for its status and against the endpoint's contract. */
 async function answer<E extends Endpoint>(endpoint: E, response: Response, status = 200) {
   expect(response.status, await response.clone().text()).toBe(status);
@@ -99,6 +108,17 @@ describe('API contracts', () => {
     const one = await call(productApi.get, { params: { id: PS5.id } });
     expect(one.status).toBe(200);
     expectFitsContract(productApi.get, one.json);
+    // The product page's plain script reads the same answer with a light check: the part it sells by.
+    expect([productSaleApi.get.method, productSaleApi.get.path]).toEqual([productApi.get.method, productApi.get.path]);
+    const full = productApi.get.response.parse(one.json);
+    expect(lightRead(productSaleApi.get, one.json)).toEqual({
+      id: full.id,
+      name: full.name,
+      image: full.image,
+      price: full.price,
+      stock: full.stock,
+      variants: full.variants.map(({ id, label, price, stock, image }) => ({ id, label, price, stock, image })),
+    });
   });
 
   it('orders: quote (with a problem), place, lookup, report payment and cancel', async () => {
@@ -108,6 +128,20 @@ describe('API contracts', () => {
     expect(quote.status).toBe(200);
     expectFitsContract(orderApi.quote, quote.json);
     expect(JSON.stringify(quote.json)).toContain('price_changed');
+    // /cart's plain script reads the quote with light checks (src/features/cart/cart-check.ts).
+    expect([cartCheckApi.quote.method, cartCheckApi.quote.path]).toEqual([orderApi.quote.method, orderApi.quote.path]);
+    const quoted = orderApi.quote.response.parse(quote.json);
+    expect(lightRead(cartCheckApi.quote, quote.json)).toEqual({
+      ok: quoted.ok,
+      lines: quoted.lines.map(({ productId, variant, quantity, unitPrice, available, problem }) => ({
+        productId,
+        variant,
+        quantity,
+        unitPrice,
+        available,
+        ...(problem ? { problem: { kind: problem.kind, message: problem.message } } : {}),
+      })),
+    });
 
     const request = orderRequest();
     const placed = await call(orderApi.place, { body: request });
@@ -123,6 +157,11 @@ describe('API contracts', () => {
     const own = await call(orderApi.get, { params: { number: order.number }, headers: bearer });
     expect(own.status).toBe(200);
     expectFitsContract(orderApi.get, own.json);
+    // …and this browser's own order, for its state and hold.
+    expect([cartCheckApi.ownOrder.method, cartCheckApi.ownOrder.path]).toEqual([orderApi.get.method, orderApi.get.path]);
+    expect(lightRead(cartCheckApi.ownOrder, own.json)).toEqual({
+      order: { number: order.number, status: 'awaiting_payment', expiresAt: order.expiresAt },
+    });
     const stranger = await call(orderApi.get, {
       params: { number: order.number },
       headers: { authorization: `Bearer ${'x'.repeat(43)}` },

@@ -152,6 +152,29 @@ test('a shopper checks out by bank transfer, reports the payment and tracks the 
   await expect(page.getByRole('alert')).toHaveText('');
 });
 
+test('/cart loads no React and no zod; the checkout brings them when the shopper heads for it', async ({ page }) => {
+  await putInCart(page, 'anker-735-charger-ganprime-65w', 'Anker 735 Charger (GaNPrime 65W)');
+  const scripts = new Map<string, string>();
+  page.on('response', async (response) => {
+    if (response.request().resourceType() !== 'script') return;
+    scripts.set(new URL(response.url()).pathname, await response.text().catch(() => ''));
+  });
+  await openCart(page);
+  await expect(page.locator('[data-line]')).toHaveCount(1);
+  // The lines were checked against D1 (the quote), still without either.
+  await expect(page.getByRole('button', { name: 'Proceed to Checkout' })).toBeEnabled();
+  const react = () => [...scripts.keys()].filter((path) => /react|jsx-runtime|\/client\.[\w-]+\.js$/i.test(path));
+  const zod = () => [...scripts].filter(([, text]) => text.includes('ZodError')).map(([path]) => path);
+  expect([...scripts.keys()].some((path) => path.includes('CartPage.astro'))).toBe(true);
+  expect(react()).toEqual([]);
+  expect(zod()).toEqual([]);
+
+  await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
+  await expect(checkout(page)).toBeVisible();
+  expect(react().length).toBeGreaterThan(0);
+  expect(zod().length).toBeGreaterThan(0);
+});
+
 test('the empty cart says so and leads back to the shop', async ({ page }) => {
   await openCart(page);
   await expect(page.getByRole('heading', { name: 'Your cart is empty' })).toBeVisible();

@@ -1,3 +1,4 @@
+import { parsePage } from '../../lib/html-page.browser.ts';
 import { onReconnect } from '../pwa/connection.browser.ts';
 import { formatNairaText, parseNairaText, priceRangeProblem } from './price-text.ts';
 
@@ -159,7 +160,7 @@ function listing(root: HTMLElement) {
   };
 
   /** The Worker's listing for `incoming`'s URL, put in this page. */
-  const show = (incoming: Element, page: Document, focusFrom: number | undefined) => {
+  const show = (incoming: Element, page: DocumentFragment, focusFrom: number | undefined) => {
     const nextSearch = incoming.querySelector('input[name="q"]');
     const nextSort = incoming.querySelector('select[name="sort"]');
     const nextMarker = incoming.querySelector('input[data-search-shown]');
@@ -183,7 +184,8 @@ function listing(root: HTMLElement) {
       card?.querySelector<HTMLAnchorElement>('.product-card__name a')?.focus();
     }
     // Titled and canonical by what it shows, as the Worker titled it.
-    document.title = page.title;
+    const title = page.querySelector('title')?.textContent;
+    if (title) document.title = title;
     const canonical = page.querySelector('link[rel="canonical"]')?.getAttribute('href');
     if (canonical) document.querySelector('link[rel="canonical"]')?.setAttribute('href', canonical);
     const heading = page.querySelector('.page-head h1')?.textContent;
@@ -205,10 +207,10 @@ function listing(root: HTMLElement) {
     request = controller;
     busy(true);
     let response: Response;
-    let page: Document;
+    let page: DocumentFragment;
     try {
       response = await fetch(href, { headers: { accept: 'text/html' }, signal: controller.signal });
-      page = new DOMParser().parseFromString(await response.text(), 'text/html');
+      page = parsePage(await response.text());
     } catch {
       if (!controller.signal.aborted)
         failed('We could not reach the store. Check your connection and try again.', 'The products below may be out of date.');

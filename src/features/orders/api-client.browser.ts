@@ -1,23 +1,9 @@
 import { callApi } from '../../lib/api-client.browser.ts';
-import type { CartItem } from '../cart/cart.ts';
-import type { OrderLineRequest, PlaceOrderRequest } from './checkout.ts';
+import type { PlaceOrderRequest } from './checkout.ts';
 import { orderApi } from './order-api.ts';
 import type { OrderView, PlacedOrder } from './order-view.ts';
-import type { PricedLine, Quote } from './pricing.ts';
 
 /** Browser-side calls to the order API (errors: ApiRequestError from src/lib/api-client.browser.ts). */
-
-export type CartQuote = Quote;
-export type QuotedLine = PricedLine;
-
-/** The cart's lines as the order API takes them; the price is what the shopper saw, for comparison only. */
-export function orderLinesFromCart(items: readonly CartItem[]): OrderLineRequest[] {
-  return items.map((i) => ({ productId: i.id, variant: i.variant, quantity: i.quantity, price: i.price }));
-}
-
-export function quoteCart(items: readonly CartItem[]): Promise<CartQuote> {
-  return callApi(orderApi.quote, { body: { lines: orderLinesFromCart(items) } });
-}
 
 export function placeOrder(request: PlaceOrderRequest): Promise<PlacedOrder> {
   return callApi(orderApi.place, { body: request });

@@ -29,14 +29,6 @@ export const lineProblemSchema = z.discriminatedUnion('kind', [
 export type LineProblem = z.infer<typeof lineProblemSchema>;
 export type LineProblemKind = LineProblem['kind'];
 
-/**
- * Whether the shopper has to change the line before checking out. A changed price
- * does not block: the cart takes the new price and shows it.
- */
-export function blocksCheckout(problem: LineProblem | undefined): boolean {
-  return problem !== undefined && problem.kind !== 'price_changed';
-}
-
 export const pricedLineSchema = z.object({
   productId: z.string(),
   /** The variant's id ('' for a product without variants)… */

@@ -1,6 +1,7 @@
+import { parsePage } from '../../lib/html-page.browser.ts';
 import { onReconnect } from '../pwa/connection.browser.ts';
 import { $recentOrders } from './checkout-store.browser.ts';
-import { COPIED_MS, copyDetail } from './copy-detail.browser.ts';
+import { copyFromButton } from './copy-detail.browser.ts';
 
 /**
  * /track, made to answer in place by a plain script (docs/decisions/004). The page is a real form
@@ -40,8 +41,7 @@ async function askWorker(lookup: Lookup, signal?: AbortSignal): Promise<HTMLElem
       signal,
     });
     if (response.status >= 500 || !(response.headers.get('content-type') ?? '').startsWith('text/html')) return undefined;
-    const page = new DOMParser().parseFromString(await response.text(), 'text/html');
-    return page.querySelector<HTMLElement>('[data-track]') ?? undefined;
+    return parsePage(await response.text()).querySelector<HTMLElement>('[data-track]') ?? undefined;
   } catch {
     return undefined;
   }
@@ -166,7 +166,7 @@ function track(root: HTMLElement) {
       return;
     }
     const copy = target?.closest<HTMLButtonElement>('button[data-copy]');
-    if (copy) void copyOne(copy);
+    if (copy) void copyFromButton(copy);
   });
 
   // An e-mailed link's order number, unless the shopper already typed one.
@@ -179,21 +179,6 @@ function track(root: HTMLElement) {
   watchShown();
   onReconnect(() => void askAgain());
   root.dataset.ready = '';
-}
-
-/** A Copy button: copies, then says Copied for a moment. */
-async function copyOne(button: HTMLButtonElement) {
-  if (!(await copyDetail(button.dataset.copy ?? '', button.dataset.label ?? 'Detail'))) return;
-  const said = button.querySelector('[aria-live]');
-  button.dataset.copied = '';
-  if (said) said.textContent = 'Copied';
-  clearTimeout(Number(button.dataset.copiedTimer));
-  button.dataset.copiedTimer = String(
-    setTimeout(() => {
-      delete button.dataset.copied;
-      if (said) said.textContent = 'Copy';
-    }, COPIED_MS),
-  );
 }
 
 const root = document.querySelector<HTMLElement>('[data-track]');

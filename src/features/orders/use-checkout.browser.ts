@@ -9,7 +9,8 @@ import type { CartItem } from '../cart/cart.ts';
 import { showServerIssues } from '../forms/server-errors.browser.ts';
 import { isOffline } from '../pwa/connection.browser.ts';
 import { notify } from '../toast/notify.browser.ts';
-import { cancelOrder, fetchOwnOrder, orderLinesFromCart, placeOrder, reportPayment } from './api-client.browser.ts';
+import { orderLinesFromCart } from '../cart/cart-check.ts';
+import { cancelOrder, fetchOwnOrder, placeOrder, reportPayment } from './api-client.browser.ts';
 import { checkoutDetailsSchema, type Customer, type CustomerInput } from './checkout.ts';
 import {
   cartLinesKey,
