@@ -2,7 +2,7 @@ import { handle } from '@astrojs/cloudflare/handler';
 import { productIdOfPagePath, serveHomePage, serveProductPage } from './catalogue/product-pages.ts';
 import { isUploadedImagePath, serveUploadedImage } from './catalogue/uploads.ts';
 import { api } from './index.ts';
-import { HSTS, PAGE_CSP_HEADER, PAGE_SECURITY_HEADERS } from './platform/security-headers.ts';
+import { HSTS, isPrivatePage, OPENER_POLICY, PAGE_CSP_HEADER, PAGE_SECURITY_HEADERS } from './platform/security-headers.ts';
 import { runScheduledJobs } from './scheduled.ts';
 import { drainReader } from './platform/drain.ts';
 import { cachedImports, type ModuleImports, withModulePreloads } from './platform/module-preloads.ts';
@@ -116,6 +116,9 @@ async function finishPage(request: Request, env: Env, response: Response): Promi
   // The adapter's answer may have immutable headers (one fetched from the assets).
   const secured = new Response(body ?? response.body, response);
   for (const [name, value] of Object.entries(PAGE_SECURITY_HEADERS)) secured.headers.set(name, value);
+  // A page with a person's data: the opener policy too (security-headers.ts says why not on every page).
+  if (isPrivatePage(new URL(request.url).pathname))
+    for (const [name, value] of Object.entries(OPENER_POLICY)) secured.headers.set(name, value);
   if (body !== null) secured.headers.delete('content-length');
   // Astro sends the script policy itself on a page it renders on demand. A pre-rendered page
   // (the home page, a product page, the 404 and 500 pages, served here from the assets) has it

@@ -8,7 +8,7 @@ import { requestLog } from './request-log.ts';
 import { readConfig, type Config } from '../env.ts';
 import { ApiError, handleError, handleNotFound } from './errors.ts';
 import { API_BASE } from './routing.ts';
-import { API_CSP, PAGE_SECURITY_HEADERS } from './security-headers.ts';
+import { API_CSP, OPENER_POLICY, PAGE_SECURITY_HEADERS } from './security-headers.ts';
 
 /** What the API's routes ask of the shared middleware (functions/index.ts names them). */
 export interface AppOptions {
@@ -86,7 +86,7 @@ export function createApp({ largeUploads = [], crossSiteWrites = [] }: AppOption
       xContentTypeOptions: PAGE_SECURITY_HEADERS['X-Content-Type-Options'],
       referrerPolicy: PAGE_SECURITY_HEADERS['Referrer-Policy'],
       xFrameOptions: PAGE_SECURITY_HEADERS['X-Frame-Options'],
-      crossOriginOpenerPolicy: PAGE_SECURITY_HEADERS['Cross-Origin-Opener-Policy'],
+      crossOriginOpenerPolicy: OPENER_POLICY['Cross-Origin-Opener-Policy'],
       strictTransportSecurity: false,
     }),
   );

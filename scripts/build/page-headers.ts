@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { pagePolicy } from '../../functions/platform/page-policy.ts';
+import { isPrivatePage, OPENER_POLICY } from '../../functions/platform/security-headers.ts';
 
 /**
  * Pages the Worker answers itself, with their policy as a header (functions/worker.ts): the home
@@ -14,7 +15,7 @@ export const HEADERS_LIMITS = { rules: 100, lineLength: 2000 };
 /**
  * After `astro build`: gives each pre-rendered page that the static assets serve its own
  * Content-Security-Policy header (functions/platform/page-policy.ts), as a rule of its path
- * appended to the build's `_headers`. The browser then enforces it with the `/*` rule's policy
+ * appended to the build's `_headers`, and the opener policy to those of PRIVATE_PAGES. The browser then enforces it with the `/*` rule's policy
  * and the page's <meta> (all three agree; the strictest wins). Fails the build when a hash it
  * computed is not in Astro's <meta> policy (it would read the page differently from Astro) or
  * when Cloudflare's limits would be passed.
@@ -34,7 +35,13 @@ export async function writePageHeaders(clientDir: string): Promise<{ path: strin
   }
   const headersFile = join(clientDir, '_headers');
   const existing = readFileSync(headersFile, 'utf8');
-  const added = rules.map(({ path, policy }) => `${path}\n  Content-Security-Policy: ${policy}\n`).join('\n');
+  // A page with a person's data also gets the opener policy (functions/platform/security-headers.ts).
+  const opener = Object.entries(OPENER_POLICY)
+    .map(([name, value]) => `  ${name}: ${value}\n`)
+    .join('');
+  const added = rules
+    .map(({ path, policy }) => `${path}\n  Content-Security-Policy: ${policy}\n${isPrivatePage(path) ? opener : ''}`)
+    .join('\n');
   const text = `${existing.trimEnd()}\n\n# Each pre-rendered page's own script and style hashes (scripts/build/page-headers.ts).\n${added}`;
   const ruleCount = text.split('\n').filter((line) => /^\S/.test(line) && !line.startsWith('#')).length;
   if (ruleCount > HEADERS_LIMITS.rules)

@@ -1,7 +1,13 @@
 import type { APIResponse } from '@playwright/test';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { PAGE_CSP_HEADER, PAGE_ONLY_HEADERS, PAGE_SECURITY_HEADERS } from '../../functions/platform/security-headers.ts';
+import {
+  isPrivatePage,
+  OPENER_POLICY,
+  PAGE_CSP_HEADER,
+  PAGE_ONLY_HEADERS,
+  PAGE_SECURITY_HEADERS,
+} from '../../functions/platform/security-headers.ts';
 import { expect, test } from './fixtures.ts';
 import { islandsHydrated } from './islands.ts';
 
@@ -17,10 +23,16 @@ function policies(response: APIResponse): string[] {
     .flatMap((h) => h.value.split(/,\s*/));
 }
 
-/** The headers every page carries, wherever it comes from (static assets or the Worker). */
+/**
+ * The headers every page carries, wherever it comes from (static assets or the Worker), and the
+ * opener policy on the pages with a person's data only.
+ */
 function expectPageHeaders(response: APIResponse) {
   const headers = response.headers();
   for (const [name, value] of Object.entries(PAGE_SECURITY_HEADERS)) expect(headers[name.toLowerCase()], name).toBe(value);
+  const path = new URL(response.url()).pathname;
+  for (const [name, value] of Object.entries(OPENER_POLICY))
+    expect(headers[name.toLowerCase()], `${path} ${name}`).toBe(isPrivatePage(path) ? value : undefined);
   expect(policies(response)).toContain(PAGE_CSP_HEADER);
   // Local runs are plain http: no HSTS.
   expect(headers['strict-transport-security']).toBeUndefined();
@@ -195,6 +207,32 @@ test('the pages the Worker renders (listing, cart): the same headers, the script
     expectScriptPolicy(policies(response).find((p) => p.includes('script-src')));
     expect(metaPolicy(await response.text()), path).toBeUndefined();
   }
+});
+
+test('the opener policy: a window another site opens on a page with a shopper’s data loses its hold on it', async ({
+  page,
+  baseURL,
+}) => {
+  // The other site: a page of no origin the store shares, which opens store pages as an attacker's page would.
+  await page.goto('data:text/html,<title>elsewhere</title><p>elsewhere</p>');
+  /** Opens `path` from that page and answers whether its window reference was cut once the page loaded. */
+  const cutOff = async (path: string) => {
+    const url = new URL(path, baseURL).href;
+    const opened = page.context().waitForEvent('page', (p) => p.url() === url || p.url() === 'about:blank');
+    await page.evaluate((target) => {
+      (window as unknown as { opened: Window | null }).opened = window.open(target);
+    }, url);
+    const popup = await opened;
+    await popup.waitForURL(url);
+    await popup.waitForLoadState('load');
+    const closed = await page.evaluate(() => (window as unknown as { opened: Window | null }).opened?.closed ?? null);
+    await popup.close();
+    return closed;
+  };
+  for (const path of ['/login', '/track', '/cart', '/orders', '/admin', '/sell-or-swap'])
+    expect(await cutOff(path), `${path}: the opener's reference is closed`).toBe(true);
+  // A catalogue page carries no policy (it holds nothing of the shopper's): the reference stays.
+  expect(await cutOff('/about'), '/about keeps its opener').toBe(false);
 });
 
 test('HSTS is sent for the production host only', async ({ request }) => {
