@@ -453,7 +453,7 @@ function tradeInForm(form: HTMLFormElement) {
     done.focus();
   }
 
-  /** A signed-in shopper's name, e-mail, phone and state from their profile, where nothing was typed yet. */
+  /** A signed-in shopper's name, e-mail, phone and state from their profile, where nothing was typed yet (nor is being typed). */
   async function fillFromProfile() {
     const { user } = await loadSession();
     if (!user) return;
@@ -471,7 +471,8 @@ function tradeInForm(form: HTMLFormElement) {
     for (const [name, value] of Object.entries(saved)) {
       const field = form.querySelector(`[name="${name}"]`);
       if (!(field instanceof HTMLInputElement || field instanceof HTMLSelectElement)) continue;
-      if (value && !field.value && !typed.has(name)) field.value = value;
+      // Not into the field the shopper is in: a name arriving as they start typing would run into theirs.
+      if (value && !field.value && !typed.has(name) && document.activeElement !== field) field.value = value;
     }
   }
 
