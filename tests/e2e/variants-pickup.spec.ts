@@ -82,6 +82,20 @@ test('the 512GB iPhone costs its own price, on the page, in the cart and in the 
     'href',
     `/track?order=${reference}`,
   );
+  // Copy copies the number and says Copied. A redraw of the empty cart (the connection drops and
+  // comes back) keeps the notice as it is, not a fresh one that has forgotten it.
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  const copy = notice.getByRole('button', { name: 'Copy order number' });
+  await copy.click();
+  await expect(copy).toContainText('Copied');
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(reference);
+  await notice.evaluate((element) => element.setAttribute('data-seen', ''));
+  const offlineNotice = page.getByText('You are offline — prices may have changed');
+  await page.context().setOffline(true);
+  await expect(offlineNotice).toBeVisible();
+  await page.context().setOffline(false);
+  await expect(offlineNotice).toBeHidden();
+  await expect(page.locator('[data-testid="last-order"][data-seen]')).toHaveCount(1);
   await page.reload();
   await expect(page.getByTestId('last-order')).toContainText(reference);
 });

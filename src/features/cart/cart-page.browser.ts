@@ -89,10 +89,21 @@ function cartPage(root: HTMLElement, checkoutHost: HTMLElement) {
 
   const note = (name: string) => summary.querySelector<HTMLElement>(`[data-cart-note="${name}"]`) as HTMLElement;
 
+  /**
+   * The finished order's notice, built once per order: a redraw (online/offline, another tab, a
+   * re-check) keeps the same element, so its Copy button still says Copied and focus stays put.
+   */
+  let lastNotice: { order: string; view: HTMLElement } | null = null;
+  function lastOrderNotice(order: NonNullable<ReturnType<typeof lastOrderToShow>>): HTMLElement {
+    const key = `${order.number} ${order.finishedAt}`;
+    if (lastNotice?.order !== key) lastNotice = { order: key, view: lastOrderView(order) };
+    return lastNotice.view;
+  }
+
   function render() {
     if (items.length === 0) {
       const last = lastOrderToShow($lastOrder.get());
-      const shown = last ? [lastOrderView(last), emptyView] : [emptyView];
+      const shown = last ? [lastOrderNotice(last), emptyView] : [emptyView];
       if (root.childNodes.length !== shown.length || shown.some((view, i) => root.childNodes[i] !== view)) {
         root.replaceChildren(...shown);
       }
