@@ -58,10 +58,16 @@ function shownNotifications(page: Page) {
   });
 }
 
-function closeNotifications(page: Page) {
-  return page.evaluate(async () => {
+/**
+ * Closes the notifications on screen, as a shopper swiping them away, and waits until the browser
+ * has: close() only asks, and a notification shown meanwhile with the same tag would take the old
+ * one's place and could be the one closed.
+ */
+async function closeNotifications(page: Page) {
+  await page.evaluate(async () => {
     for (const n of await (await navigator.serviceWorker.ready).getNotifications()) n.close();
   });
+  await expect.poll(() => shownNotifications(page)).toEqual([]);
 }
 
 /**
