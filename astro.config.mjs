@@ -210,7 +210,9 @@ export default defineConfig({
   // Astro sessions are not used: no SESSION KV namespace to provision.
   session: false,
   integrations: [react(), modulePreloads(), pwa(), pagePolicyHeaders()],
-  prefetch: { prefetchAll: false, defaultStrategy: 'hover' },
+  // No Astro prefetch: no link asked for it (data-astro-prefetch), yet its script loaded on every page
+  // and walked every link three times at load (a long task on the listing). The service worker
+  // keeps the core pages; the listing's script fetches a listing when a filter or page is chosen (issue 23).
   // Content-Security-Policy without 'unsafe-inline' (docs/decisions, functions/platform/security-headers.ts):
   // Astro hashes every script and style it emits (island loaders, inlined scripts, CSS)
   // into script-src/style-src, in a <meta> on pre-rendered pages and in the header on
