@@ -153,12 +153,12 @@ const modulePreloads = () =>
  * chunk instead of about fifteen: on a slow link every file costs a request (HTTP/1.1 asks six at a
  * time) and about 300 bytes of headers, and this one chunk is most of every page's start-up code.
  * With modulePreloads() below, the listing's controls on the slow-3G phone answer at ~2.2 s
- * instead of ~3.0 s (issue 23; decision 004 has the trial). The bundler's runtime helpers and
- * Vite's preload helper, which every page loaded as two more files of their own, are in it too.
- * Browser build only.
+ * instead of ~3.0 s (issue 23; decision 004 has the trial). Vite's preload helper, which every
+ * page loaded as a file of its own, is in it too (Rolldown keeps its runtime helpers in their own
+ * file whatever the groups say). Browser build only.
  */
 const SHARED_BY_PAGE_SCRIPTS =
-  /^\0(rolldown[\\/]runtime|vite[\\/]preload-helper)\.js$|[\\/](src[\\/]lib[\\/](light-schema|api-client\.browser|api-error|api-contract|money)\.ts|src[\\/]features[\\/](cart[\\/](cart|cart-store\.browser)|account[\\/](session|session\.browser)|pwa[\\/]connection\.browser|toast[\\/]notify\.browser|theme[\\/]theme\.browser)\.ts|node_modules[\\/](nanostores|@nanostores[\\/]persistent)[\\/])/;
+  /^\0vite[\\/]preload-helper\.js$|[\\/](src[\\/]lib[\\/](light-schema|api-client\.browser|api-error|api-contract|money)\.ts|src[\\/]features[\\/](cart[\\/](cart|cart-store\.browser)|account[\\/](session|session\.browser)|pwa[\\/]connection\.browser|toast[\\/]notify\.browser|theme[\\/]theme\.browser)\.ts|node_modules[\\/](nanostores|@nanostores[\\/]persistent)[\\/])/;
 
 function pageScriptsChunk() {
   return {
