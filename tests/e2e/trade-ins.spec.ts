@@ -189,8 +189,10 @@ for (const theme of ['dark', 'light'] as const) {
   test(`the trade-in form has no axe violations (${theme})`, async ({ page }) => {
     await page.addInitScript((dark) => localStorage.setItem('theme', JSON.stringify(dark)), theme === 'dark');
     await openTradeInForm(page);
-    // With its error messages showing, and with the swap's product search open.
+    // With its error messages showing, and with the swap's product search open. The failed send
+    // moves focus (and the page) to the first field to correct before anything else is clicked.
     await page.getByRole('button', { name: 'Send my request' }).click();
+    await expect(page.getByLabel('Type of device')).toBeFocused();
     await page.getByRole('radio', { name: /^A swap/ }).check();
     await expect(page.getByLabel('Search for the product you want')).toBeVisible();
     expect(await axeViolations(page, theme)).toEqual([]);
