@@ -15,8 +15,9 @@ export const HEADERS_LIMITS = { rules: 100, lineLength: 2000 };
 /**
  * After `astro build`: gives each pre-rendered page that the static assets serve its own
  * Content-Security-Policy header (functions/platform/page-policy.ts), as a rule of its path
- * appended to the build's `_headers`, and the opener policy to those of PRIVATE_PAGES. The browser then enforces it with the `/*` rule's policy
- * and the page's <meta> (all three agree; the strictest wins). Fails the build when a hash it
+ * appended to the build's `_headers`; the rules of PRIVATE_PAGES carry the opener policy too. The
+ * browser enforces that policy with the `/*` rule's and the page's <meta> (all three agree; the
+ * strictest wins). Fails the build when a hash it
  * computed is not in Astro's <meta> policy (it would read the page differently from Astro) or
  * when Cloudflare's limits would be passed.
  */
