@@ -11,6 +11,8 @@ import { islandsHydrated } from './islands.ts';
  * and a product page (the Worker serves the build's).
  */
 const PAGES = ['/', '/about', '/products?category=phones', '/cart', '/product/sony-playstation-5-slim'];
+/** Pages with a script of their own besides the frame's (BaseLayout's); the others have only the frame's. */
+const OWN_SCRIPT = new Set(['/products?category=phones', '/cart', '/product/sony-playstation-5-slim']);
 
 const attribute = (tag: string, name: string) => new RegExp(`\\b${name}="([^"]*)"`).exec(tag)?.[1];
 
@@ -51,6 +53,20 @@ test.describe('module preloads', () => {
       expect(html.indexOf('rel="modulepreload"')).toBeGreaterThan(html.indexOf('</main>'));
     });
   }
+
+  test('a page starts with the frame script, and one script more only if it has its own behaviour', async ({ request }) => {
+    const frames = new Set<string>();
+    for (const path of PAGES) {
+      const html = await (await request.get(path)).text();
+      const scripts = (html.match(/<script\b[^>]*\btype="module"[^>]*>/g) ?? []).map((t) => attribute(t, 'src'));
+      const frame = scripts.filter((src) => src?.includes('/BaseLayout.astro_astro_type_script'));
+      expect(frame, path).toHaveLength(1);
+      frames.add(frame[0] ?? '');
+      // Each component's own <script> would be one request more before the page settles (decision 004).
+      expect(scripts, path).toHaveLength(OWN_SCRIPT.has(path) ? 2 : 1);
+    }
+    expect(frames.size, 'one frame script, the same file on every page').toBe(1);
+  });
 
   test('the browser fetches each module once: the preloaded copy is the one the scripts use', async ({ page }) => {
     const fetched = new Map<string, number>();

@@ -3,10 +3,10 @@ import { cartItemSchema, lineTitle } from './cart.ts';
 import { addToCart } from './cart-store.browser.ts';
 
 /**
- * Add to Cart on pages that render product cards without an island (the home page's featured
- * shelf, the listing): each card's form says what it adds (`data-cart-add`, written by ProductCard), and this
- * script adds that to the cart kept in this browser with the same toast as the islands
- * ('{name} added to cart'). Forms inside a React island are the island's. If the form's data
+ * Add to Cart on any product card rendered as HTML, on every page (BaseLayout's frame script;
+ * today the home page's featured shelf and the listing): each card's form says what it adds
+ * (`data-cart-add`, written by ProductCard), and this script adds that to the cart kept in this
+ * browser with the same toast as the islands ('{name} added to cart'). Forms inside a React island are the island's. If the form's data
  * cannot be read, the form posts to /cart/add as it does without JavaScript (the server checks
  * and keeps the line in a cookie the cart takes in).
  */
