@@ -14,7 +14,7 @@ async function holdProductScript(page: Page) {
   const released = new Promise<void>((resolve) => {
     release = resolve;
   });
-  await page.route(/\/_astro\/product-page\.browser\.[^/]*\.js$/, async (route: Route) => {
+  await page.route(/\/_astro\/ProductPageScript\.astro_astro_type_script[^/]*\.js$/, async (route: Route) => {
     await released;
     await route.continue();
   });
