@@ -136,6 +136,8 @@ test('a used or broken verify link says so', async ({ page, request, baseURL, db
   await createAccount(request, baseURL, email);
   const link = linkFromOutbox(db, email, 'verify');
   await page.goto(link);
+  // The sign-in form has a Password field too: fill the link's form once it has replaced it.
+  await expect(page.getByRole('heading', { name: 'Confirm your e-mail address' })).toBeFocused();
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Confirm e-mail address' }).click();
   await expect(page).toHaveURL(/\/profile$/);
