@@ -1,6 +1,6 @@
 /**
- * The footer sign-up (NewsletterForm.astro) answers in place: the Worker's answer, or why not,
- * under the field. Without JavaScript the form does nothing else (it has no action).
+ * The footer sign-up (NewsletterForm.astro) sends the address to the Worker and shows its
+ * answer, or why not, under the field. It needs this script: the form has no action of its own.
  */
 import { subscribeToNewsletter } from './newsletter-client.browser.ts';
 
