@@ -19,6 +19,10 @@ import type { BeforeInstallPromptEvent } from './install.browser.ts';
 const RELOADED_KEY = 'gtsChunkReloadAt';
 
 window.addEventListener('vite:preloadError', (event) => {
+  // Offline, a script that fails to load is the connection, not a deploy: a reload would fail
+  // too (or show the offline page) and lose what the shopper was doing. The caller's own
+  // fallback applies, and the one reload is kept for a real deploy.
+  if (!navigator.onLine) return;
   let reloadedBefore = false;
   try {
     reloadedBefore = sessionStorage.getItem(RELOADED_KEY) !== null;
