@@ -1,4 +1,4 @@
-import { and, asc, count, eq, getTableColumns, like, notInArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, eq, getTableColumns, gte, lt, notInArray, or, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type {
   AdminProductDetail,
@@ -217,7 +217,8 @@ async function idFromName(db: Db, name: string): Promise<string> {
       await db
         .select({ id: products.id })
         .from(products)
-        .where(or(eq(products.id, base), like(products.id, `${base}-%`)))
+        // "base-…" as a key range ('.' sorts just after '-'): D1 refuses a LIKE pattern over 50 bytes.
+        .where(or(eq(products.id, base), and(gte(products.id, `${base}-`), lt(products.id, `${base}.`))))
     ).map((r) => r.id),
   );
   for (let n = 1; ; n++) {

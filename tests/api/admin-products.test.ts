@@ -232,6 +232,16 @@ describe('admin products: create', () => {
     expect(await snapshot()).toBe(before);
     expect((await detail(mine.id)).form.name).toBe(mine.form.name);
   });
+
+  it('a long name makes an id too: two products named alike past 50 bytes get the id and the id with -2', async () => {
+    // D1 refuses a LIKE pattern over 50 bytes; the free id is looked up by a key range instead.
+    const name = `Samsung Galaxy S24 Ultra 5G 512GB Titanium Black Dual SIM ${uniqueWord()}`;
+    const first = await create(simpleProduct({ name }));
+    expect(first.id).toMatch(/^samsung-galaxy-s24-ultra-5g-512gb-titanium-black-dual-sim-zq/);
+    expect(first.id.length).toBeGreaterThan(50);
+    const second = await create(simpleProduct({ name }));
+    expect(second.id).toBe(`${first.id}-2`);
+  });
 });
 
 describe('admin products: read', () => {
