@@ -16,8 +16,10 @@ import { hashPassword } from './password.ts';
  * Its owner hears "someone tried to sign up"; if nobody ever proved the address, the message
  * carries a reset link instead, which claims the account (issue 20). Those e-mails a stranger
  * could send the owner over and over: past the per-recipient limit they are left out, and so
- * is the new claim link (the last one sent keeps working). A new account's own verify link
- * always goes: it happens once. Does not sign in.
+ * is the new claim link (the last one sent keeps working). So is a new account's own verify
+ * link: once per address, but "a+1@", "a+2@" (and Gmail's "a.b@") are new addresses to the
+ * same mailbox (mailboxKey); its owner asks for another link later (/account/verify-email/resend).
+ * Does not sign in.
  */
 export async function signUp(db: Db, config: Config, { email, password, name }: z.output<typeof signUpSchema>): Promise<void> {
   const passwordHash = await hashPassword(password);
@@ -25,15 +27,15 @@ export async function signUp(db: Db, config: Config, { email, password, name }: 
   const isNew = eq(users.id, id);
   const someoneElse = and(eq(users.email, email), ne(users.id, id))!;
   const unclaimed = and(someoneElse, isNull(users.emailVerified))!;
-  const mayTellOwner = await allowEmailTo(db, config, email, 'account');
+  const mayEmail = await allowEmailTo(db, config, email, 'account');
   await db.batch([
     db
       .insert(users)
       .values({ id, email, name: name ?? null, passwordHash })
       .onConflictDoNothing({ target: users.email }),
-    ...(await verifyLinkStatements(db, config.SITE_URL, email, name, isNew)),
-    ...(mayTellOwner
+    ...(mayEmail
       ? [
+          ...(await verifyLinkStatements(db, config.SITE_URL, email, name, isNew)),
           queueEmailForUser(
             db,
             signUpExistingEmail(email, null, config.SITE_URL),

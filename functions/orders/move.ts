@@ -5,6 +5,7 @@ import type { Db } from '../platform/db.ts';
 import { orderEvents, orderLines, orders, products, productVariants, type OrderRow } from '../platform/schema.ts';
 import { statusChangeEmail } from './messages.ts';
 import { queueEmailIfTransition } from '../platform/outbox.ts';
+import { allowEmailTo } from '../platform/rate-limit.ts';
 import type { Config } from '../env.ts';
 import { ApiError, transitionRefused } from '../platform/errors.ts';
 import { loadOrderLinesAndHistory, toOrderView } from './view.ts';
@@ -86,7 +87,7 @@ export interface MoveOptions {
 /**
  * Moves an order with the state machine (src/features/orders/order-status.ts), as one
  * D1 batch: a compare-and-set on the status that stamps a fresh transition id, then the
- * history row, the e-mail and (for cancelled or expired orders) the stock release, each
+ * history row, the e-mail (a shopper's own move's only within the per-recipient limit) and (for cancelled or expired orders) the stock release, each
  * guarded by that id so they happen only if this change won
  * (docs/decisions/006-stock-reserved-in-the-order-batch.md). A move the state machine
  * refuses is a 409 (transitionRefused(), functions/platform/errors.ts). Why orders keep
@@ -113,6 +114,11 @@ export async function changeOrderStatus(
   const view = toOrderView(moved, lines, [...events, { toStatus: move.to, createdAt: now }], config, accounts[0]);
   // An admin's cancel tells the shopper why; the shopper's own cancel needs no reason repeated.
   const email = statusChangeEmail(view, move.to, config.SITE_URL, actor === 'admin' ? { reason: note } : {});
+  // A shopper's own move (a cancel, a reported transfer) can be made by whoever placed the order,
+  // in anyone's name, and repeated with new orders: its e-mail is counted per recipient and left
+  // out past the limit, the move made all the same (allowEmailTo). Staff, payments and the
+  // clock's moves always tell the shopper.
+  const mayEmail = actor !== 'customer' || (await allowEmailTo(db, config, order.email, 'order_update', now));
   // Only query builders go in the batch: drizzle's D1 batch cannot bind the parameters of a
   // raw db.run(sql`…`) statement (drizzle-orm#2277, "Cannot read properties of undefined (reading 'bind')").
   // updated_at is set by the schema's $onUpdate on each update() below.
@@ -145,7 +151,7 @@ export async function changeOrderStatus(
         .from(orders)
         .where(won),
     ),
-    queueEmailIfTransition(db, email, order.id, transitionId),
+    ...(mayEmail ? [queueEmailIfTransition(db, email, order.id, transitionId)] : []),
     ...(move.releasesStock ? shiftStock(db, order.id, won, +1) : []),
     // A late payment takes the units again: a unit gone since breaks the stock checks (>= 0) and
     // the whole batch, the move with it (functions/payments/apply.ts then flags a refund).

@@ -204,14 +204,41 @@ export async function limitClient(
   };
 }
 
-/** The kinds of e-mail a stranger can trigger, each limited per recipient on its own (RATE_LIMIT_EMAIL_RECIPIENT). */
-export type StrangerEmailKind = 'account' | 'newsletter' | 'trade_in' | 'order';
+/**
+ * The kinds of e-mail a stranger can trigger, each limited per recipient on its own
+ * (RATE_LIMIT_EMAIL_RECIPIENT). `order_update` is what a shopper's own move on an order sends
+ * (a cancel, a reported transfer): counted apart from `order`, the confirmations, so a shopper
+ * who cancels never loses the next order's bank details to the limit, while an order placed in
+ * someone else's name and cancelled, again and again, is still counted for each of its e-mails.
+ */
+export type StrangerEmailKind = 'account' | 'newsletter' | 'trade_in' | 'order' | 'order_update';
+
+/** Providers that ignore dots in the part before the @ (and their other domain names). */
+const DOTLESS_DOMAINS: Record<string, string> = { 'gmail.com': 'gmail.com', 'googlemail.com': 'gmail.com' };
+
+/**
+ * One mailbox however its address was written: case and spaces, a "+tag" before the @ (most
+ * providers deliver a+x@ to a@), and Gmail's dots and second domain. For counting only, never
+ * for sending (functions/orders/limits.ts counts unpaid orders per address the same way, by +tag).
+ */
+export function mailboxKey(email: string): string {
+  const address = email.trim().toLowerCase();
+  const at = address.lastIndexOf('@');
+  if (at < 1) return address;
+  const domain = address.slice(at + 1);
+  let local = address.slice(0, at);
+  const plus = local.indexOf('+');
+  if (plus > 0) local = local.slice(0, plus);
+  const dotless = DOTLESS_DOMAINS[domain];
+  return dotless ? `${local.replaceAll('.', '')}@${dotless}` : `${local}@${domain}`;
+}
 
 /**
  * Whether one more e-mail of `kind` may go to `email` in this window, whoever asks: e-mail
- * bombing from many client addresses is stopped at the recipient (issue 20, finding 7). Counted
- * per address (by its SHA-256, never the address itself) and kind. Callers answer as usual when
- * it says no and only leave the e-mail out, so the answer tells nothing either.
+ * bombing from many client addresses is stopped at the recipient (issue 20, finding 7), and at
+ * the mailbox, not the spelling (mailboxKey). Counted per mailbox (by its SHA-256, never the
+ * address itself) and kind. Callers answer as usual when it says no and only leave the e-mail
+ * out, so the answer tells nothing either.
  */
 export async function allowEmailTo(
   db: Db,
@@ -220,6 +247,6 @@ export async function allowEmailTo(
   kind: StrangerEmailKind,
   now = new Date(),
 ): Promise<boolean> {
-  const key = `email.to.${kind}:${await sha256Hex(email.trim().toLowerCase())}`;
+  const key = `email.to.${kind}:${await sha256Hex(mailboxKey(email))}`;
   return (await countRequest(db, key, config.RATE_LIMIT_EMAIL_RECIPIENT, now)).allowed;
 }

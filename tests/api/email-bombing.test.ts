@@ -70,6 +70,25 @@ describe('e-mails a stranger can trigger are limited per recipient', () => {
     expect(all.length).toBeLessThanOrEqual(LIMIT);
   });
 
+  it(`sign-ups with new spellings of one mailbox ("+tag", Gmail's dots) from many clients send it at most the limit of verify links`, async () => {
+    const mailbox = `bomb${crypto.randomUUID().slice(0, 6)}`;
+    const spellings = [
+      `${mailbox}@gmail.com`,
+      ...Array.from({ length: 5 }, (_, i) =>
+        i % 2 ? `${mailbox}+${i}@gmail.com` : `${mailbox.slice(0, 2)}.${mailbox.slice(2)}+${i}@googlemail.com`,
+      ),
+    ];
+    const answers = await Promise.all(
+      spellings.map(async (email, i) => {
+        const response = await client(i).post('/account/sign-up', { email, password: PASSWORD });
+        return response.status;
+      }),
+    );
+    expect(answers).toEqual(spellings.map(() => 202));
+    const sent = (await Promise.all(spellings.map((email) => kinds(email)))).flat();
+    expect(sent).toEqual(Array(LIMIT).fill('account_verify'));
+  });
+
   it('a signed-in account asking again and again for a verify link is told to use the newest one', async () => {
     const browser = new Browser(ORIGIN, VARS);
     const email = newEmail('resend');
