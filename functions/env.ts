@@ -158,11 +158,21 @@ const configSchema = z
       .optional()
       .transform((value) => value === true || (typeof value === 'string' && value.trim() === 'true')),
   })
-  .refine((c) => !c.PAYMENTS_STANDIN || ['localhost', '127.0.0.1'].includes(new URL(c.SITE_URL).hostname), {
+  .refine((c) => !c.PAYMENTS_STANDIN || isLocalSite(c.SITE_URL), {
     // The stand-in "pays" any order on request: a deployed store with it on would give goods away.
     path: ['PAYMENTS_STANDIN'],
     message: 'The payments stand-in is for local runs only: SITE_URL must be http://localhost or 127.0.0.1',
+  })
+  .refine((c) => !c.AUTH_GOOGLE_STANDIN || isLocalSite(c.SITE_URL), {
+    // The stand-in "signs in with Google" as any address it is given, an admin's too.
+    path: ['AUTH_GOOGLE_STANDIN'],
+    message: 'The Google sign-in stand-in is for local runs only: SITE_URL must be http://localhost or 127.0.0.1',
   });
+
+/** A store served on this machine (npm start, the tests), never a deployed one (scripts/deploy-checks.ts). */
+export function isLocalSite(siteUrl: string): boolean {
+  return ['localhost', '127.0.0.1'].includes(new URL(siteUrl).hostname);
+}
 
 export type Config = z.infer<typeof configSchema>;
 

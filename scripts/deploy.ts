@@ -1,6 +1,8 @@
 /**
  * `npm run deploy`: ships the store to Cloudflare, the whole path, safe to run again:
- *   1. builds (for `--env staging`, a build of its own, CLOUDFLARE_ENV=staging);
+ *   1. builds (for `--env staging`, a build of its own, CLOUDFLARE_ENV=staging), and stops if the
+ *      build's vars are not fit for a deployed store (scripts/deploy-checks.ts: a local SITE_URL,
+ *      a stand-in or another local-only flag on);
  *   2. finds the D1 database by name, or creates it, and puts its id in the build's config;
  *   3. finds the R2 bucket for images, or creates it;
  *   4. checks the secrets: the required ones must be set (it stops and names them), the optional
@@ -22,6 +24,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { productionProblems } from './deploy-checks.ts';
 import { type D1Catalogue, describeSync, planCatalogueSync, readD1Catalogue, syncSql } from './catalogue/sync.ts';
 import { readCatalogueFromDisk } from './catalogue-files.ts';
 import { runFile, type Target } from './db/d1.ts';
@@ -74,6 +77,17 @@ execFileSync('npm', ['run', '--silent', 'build'], {
   stdio: 'inherit',
 });
 const configFile = `${TARGET.buildDir}/server/wrangler.json`;
+
+say('Settings that must not reach production');
+const vars = (JSON.parse(readFileSync(configFile, 'utf8')) as { vars?: Record<string, unknown> }).vars ?? {};
+const problems = productionProblems(vars);
+for (const problem of problems) console.log(`   ${problem}`);
+if (!problems.length) console.log(`   none: SITE_URL is ${String(vars.SITE_URL)}, no local-only flag is on`);
+else if (dryRun) console.log('   (a real run stops here)');
+else {
+  console.error('\nStopped before anything changed on Cloudflare: fix the settings above (scripts/deploy-checks.ts).');
+  process.exit(1);
+}
 
 say(`The D1 database "${TARGET.database}": find it, or create it`);
 let databaseId = process.env.D1_DATABASE_ID ?? '';

@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { readConfig } from '../../functions/env.ts';
 import {
   Browser,
   googleAccounts,
@@ -11,6 +12,7 @@ import {
   signedInUser,
   userRow,
 } from './account-helpers.ts';
+import { envWith } from './with-env.ts';
 
 describe('Google sign-in', () => {
   it('is reported unavailable when not configured, and refused', async () => {
@@ -21,6 +23,12 @@ describe('Google sign-in', () => {
     expect(start.headers.get('location') ?? '').not.toContain('/api/test/google');
     // The stand-in does not exist without the flag.
     expect((await browser.get('/test/google/authorize?redirect_uri=/api/auth/callback/google')).status).toBe(404);
+  });
+
+  it('refuses to start the stand-in anywhere but a local address: a deployed store with it would sign anyone in as an admin', () => {
+    expect(() => readConfig(envWith({ ...STANDIN, SITE_URL: 'https://gts.ng' }))).toThrow(/AUTH_GOOGLE_STANDIN/);
+    expect(readConfig(envWith({ ...STANDIN, SITE_URL: 'http://localhost:8787' })).AUTH_GOOGLE_STANDIN).toBe(true);
+    expect(readConfig(envWith({ SITE_URL: 'https://gts.ng' })).AUTH_GOOGLE_STANDIN).toBe(false);
   });
 
   it('creates one user on the first sign-in and reuses it on the next', async () => {
