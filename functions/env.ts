@@ -148,6 +148,12 @@ const configSchema = z
       .optional()
       .transform((value) => value === true || (typeof value === 'string' && value.trim() === 'true')),
     /**
+     * Tests only: the stand-in hands out its account numbers from a pool of this many, in turn, as
+     * Paystack recycles its temporary transfer accounts (an account number names an order only
+     * while that order's account is open). Unset: a number of its own per reference.
+     */
+    PAYMENTS_STANDIN_ACCOUNT_POOL: z.coerce.number().int().positive().optional(),
+    /**
      * Local development only: "true" prints each e-mail kept in the outbox (recipient, subject,
      * text) in the log, so verify and reset links can be read in the `npm start` output. Anything
      * else, or unset (the default, and production), logs only the outbox id, order number, kind

@@ -1,4 +1,4 @@
-import { and, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import { formatNaira } from '../../src/lib/money.ts';
 import type { PaymentOutcome, PaymentProviderId } from '../../src/features/orders/payments.ts';
 import type { Config } from '../env.ts';
@@ -41,14 +41,27 @@ export interface AppliedPayment {
   refund: number;
 }
 
-/** The order a payment belongs to: its account's, else its reference's (our order number). */
+/**
+ * The order a payment belongs to: its account's, else its reference's (our order number). The
+ * provider hands a closed temporary account to a later charge, so one number can name several
+ * orders over time: the one the payment's reference names, else the newest opened by the time it
+ * was paid, else the newest.
+ */
 async function matchOrder(db: Db, provider: PaymentProviderId, payment: ReportedPayment): Promise<OrderRow | undefined> {
   if (payment.accountNumber) {
+    const reference = payment.reference?.trim().toUpperCase() ?? '';
+    const paidAt = Math.floor(payment.paidAt.getTime() / 1000);
     const [byAccount] = await db
       .select({ order: orders })
       .from(paymentAccounts)
       .innerJoin(orders, eq(orders.id, paymentAccounts.orderId))
       .where(and(eq(paymentAccounts.provider, provider), eq(paymentAccounts.accountNumber, payment.accountNumber)))
+      .orderBy(
+        desc(sql`${orders.number} = ${reference}`),
+        desc(sql`${paymentAccounts.createdAt} <= ${paidAt}`),
+        desc(paymentAccounts.createdAt),
+        desc(sql`${paymentAccounts}.rowid`),
+      )
       .limit(1);
     if (byAccount) return byAccount.order;
   }

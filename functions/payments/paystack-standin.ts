@@ -28,8 +28,15 @@ const accounts = new Map<string, { accountNumber: string; reference: string; amo
 const transactions: StandinTransaction[] = [];
 let nextId = 5_100_000_000;
 
-/** A 10-digit account number derived from the reference (the same reference, the same account). */
-async function accountNumberFor(reference: string): Promise<string> {
+let pooled = 0;
+
+/**
+ * A 10-digit account number derived from the reference (the same reference, the same account);
+ * or, with a pool (PAYMENTS_STANDIN_ACCOUNT_POOL), the pool's next number in turn, as Paystack
+ * hands a temporary account to a new charge once an older one has closed.
+ */
+async function accountNumberFor(reference: string, pool?: number): Promise<string> {
+  if (pool) return `80000${String(pooled++ % pool).padStart(5, '0')}`;
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(reference)));
   let digits = '';
   for (const byte of digest) digits += String(byte % 10);
@@ -40,7 +47,7 @@ const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 /** The stand-in's answers to the adapter's requests (its `fetch`). */
-export function standinPaystackFetch(secretKey: string) {
+export function standinPaystackFetch(secretKey: string, accountPool?: number) {
   return async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
     if (request.headers.get('authorization') !== `Bearer ${secretKey}`) {
@@ -56,7 +63,7 @@ export function standinPaystackFetch(secretKey: string) {
       if (!body.email || !Number.isInteger(body.amount) || !body.reference) {
         return json({ status: false, message: 'email, amount and reference are required' }, 400);
       }
-      const accountNumber = await accountNumberFor(body.reference);
+      const accountNumber = await accountNumberFor(body.reference, accountPool);
       accounts.set(accountNumber, { accountNumber, reference: body.reference, amount: body.amount! });
       return json({
         status: true,

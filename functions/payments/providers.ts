@@ -11,7 +11,11 @@ import type { PaymentProvider } from './provider.ts';
 export function paymentProvider(config: Config): PaymentProvider | undefined {
   if (config.PAYMENTS_STANDIN) {
     const secretKey = standinSecretKey(config);
-    return paystack({ secretKey, apiUrl: STANDIN_API_URL, fetch: standinPaystackFetch(secretKey) });
+    return paystack({
+      secretKey,
+      apiUrl: STANDIN_API_URL,
+      fetch: standinPaystackFetch(secretKey, config.PAYMENTS_STANDIN_ACCOUNT_POOL),
+    });
   }
   if (config.PAYSTACK_SECRET_KEY) return paystack({ secretKey: config.PAYSTACK_SECRET_KEY, apiUrl: config.PAYSTACK_API_URL });
   return undefined;

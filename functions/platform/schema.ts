@@ -645,7 +645,8 @@ export const paymentAccounts = sqliteTable(
     ...timestamps,
   },
   (t) => [
-    uniqueIndex('payment_accounts_number_idx').on(t.provider, t.accountNumber),
+    // Not unique: the provider hands a closed temporary account to a later charge (functions/payments/apply.ts matchOrder).
+    index('payment_accounts_number_idx').on(t.provider, t.accountNumber),
     index('payment_accounts_reference_idx').on(t.provider, t.reference),
   ],
 );

@@ -189,6 +189,54 @@ describe('the signed webhook', () => {
     expect(await unknown.json()).toMatchObject({ error: { issues: [{ field: 'orderNumber' }] } });
   });
 
+  it('an account number the provider hands to a later order (its temporary accounts are recycled): the order is placed, and a payment goes to the order it names', async () => {
+    // A pool of one: every charge gets the same number, as a closed account is given to the next.
+    const POOL_ENV = envWith({ PAYMENTS_STANDIN: 'true', PAYMENTS_STANDIN_ACCOUNT_POOL: '1' });
+    const placeInPool = async () => {
+      const response = await call(
+        '/orders',
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: 'http://localhost:8787' },
+          body: JSON.stringify(orderRequest({ lines: [await line(PRODUCT, 1)] })),
+        },
+        POOL_ENV,
+      );
+      expect(response.status, await response.clone().text()).toBe(201);
+      return placedOrderSchema.parse(await response.json());
+    };
+    const first = await placeInPool();
+    const cancelled = await call(
+      `/orders/${first.order.number}/cancel`,
+      { method: 'POST', headers: { authorization: `Bearer ${first.accessToken}`, origin: 'http://localhost:8787' } },
+      POOL_ENV,
+    );
+    expect(cancelled.status, await cancelled.clone().text()).toBe(200);
+    const second = await placeInPool();
+    const { accountNumber } = second.order.payment!;
+    expect(accountNumber).toBe(first.order.payment!.accountNumber);
+
+    // Paystack's delivery names the charge's reference (the newer order's number).
+    const paid = await call(
+      '/test/paystack/pay',
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ orderNumber: second.order.number }),
+      },
+      POOL_ENV,
+    );
+    expect(standinPayAnswerSchema.parse(await paid.json())).toMatchObject({ accountNumber, webhook: { outcome: 'paid' } });
+    expect((await orderRow(second.order.number)).status).toBe('paid');
+    expect((await orderRow(first.order.number)).status).toBe('cancelled');
+    expect(await paymentsOf(first.order.number)).toEqual([]);
+
+    // One without a reference goes to the newest account opened by the time it was paid.
+    await deliver(chargeSuccess(accountNumber, 100_000));
+    expect((await paymentsOf(second.order.number)).map((p) => p.amount)).toEqual([second.order.total, 100_000]);
+    expect(await paymentsOf(first.order.number)).toEqual([]);
+  });
+
   it.each([
     ['signed with another key', async (body: string) => ({ 'x-paystack-signature': await sign(body, 'sk_test_someone_else') })],
     [
