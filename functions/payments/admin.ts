@@ -1,7 +1,7 @@
 import { and, count, desc, eq, gt, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { isClosedWithoutSale, type OrderStatus } from '../../src/features/orders/order-status.ts';
-import { needsAdmin } from '../../src/features/orders/payments.ts';
+import { CLOSED_WITHOUT_SALE, type OrderStatus } from '../../src/features/orders/order-status.ts';
+import { KEPT_BY_ORDER, needsAdmin, owedBack } from '../../src/features/orders/payments.ts';
 import {
   ADMIN_PAYMENTS_PAGE_SIZE,
   type AdminPayment,
@@ -19,8 +19,9 @@ import { judgePayment } from './apply.ts';
 type Admin = Pick<UserRow, 'id' | 'email'>;
 
 /**
- * Payments that wait for a person and nobody dealt with yet (needsAdmin): unmatched, owed back
- * (in part), left half-applied, or a part payment whose order closed without the rest.
+ * Payments that wait for a person and nobody dealt with yet (needsAdmin, in SQL): unmatched,
+ * left half-applied, or owed back (owedBack: in part, or all of it when its order closed
+ * without a sale).
  */
 const waitingFilter: SQL = and(
   isNull(providerPayments.resolvedAt),
@@ -28,8 +29,8 @@ const waitingFilter: SQL = and(
     inArray(providerPayments.outcome, ['unmatched', 'pending']),
     gt(providerPayments.refund, 0),
     and(
-      eq(providerPayments.outcome, 'part'),
-      sql`EXISTS (SELECT 1 FROM ${orders} WHERE ${orders.id} = ${providerPayments.orderId} AND ${orders.status} IN ('expired', 'cancelled'))`,
+      inArray(providerPayments.outcome, [...KEPT_BY_ORDER]),
+      sql`EXISTS (SELECT 1 FROM ${orders} WHERE ${orders.id} = ${providerPayments.orderId} AND ${inArray(orders.status, [...CLOSED_WITHOUT_SALE])})`,
     ),
   ),
 ) as SQL;
@@ -44,8 +45,7 @@ function toAdminPayment(row: ProviderPaymentRow, orderNumber: string | null, ord
     paidAt: row.paidAt.toISOString(),
     via: row.via,
     outcome: row.outcome,
-    // A part payment whose order closed without the rest: all of it is owed back.
-    refund: row.outcome === 'part' && orderStatus !== null && isClosedWithoutSale(orderStatus) ? row.amount : row.refund,
+    refund: owedBack(row, orderStatus),
     orderNumber,
     waiting: row.resolvedAt === null && needsAdmin(row, orderStatus),
     resolvedAt: row.resolvedAt?.toISOString() ?? null,

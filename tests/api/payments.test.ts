@@ -598,6 +598,34 @@ describe("the admin's payments", () => {
     expect(await waitingFor()).toBeUndefined();
   });
 
+  it('lists the payment of an order an admin cancelled after it was paid as owed back, in the list, the dashboard and the order', async () => {
+    const placed = await placeWithProvider();
+    await pay(placed.order.payment!.accountNumber, placed.order.total);
+    expect((await orderRow(placed.order.number)).status).toBe('paid');
+    const waitingFor = async () => (await list()).items.find((p) => p.orderNumber === placed.order.number);
+    expect(await waitingFor()).toBeUndefined();
+    const before = (await list()).waiting;
+
+    const detail = adminOrderDetailSchema.parse(await (await admin.browser.get(`/admin/orders/${placed.order.number}`)).json());
+    const cancelled = await admin.browser.post(`/admin/orders/${placed.order.number}/cancel`, {
+      version: detail.version,
+      reason: 'The last unit was damaged in the warehouse',
+    });
+    expect(cancelled.status, await cancelled.clone().text()).toBe(200);
+    expect(adminOrderDetailSchema.parse(await cancelled.json()).providerPayments).toEqual([
+      expect.objectContaining({ amount: placed.order.total, outcome: 'paid', refund: placed.order.total }),
+    ]);
+    const owed = await waitingFor();
+    expect(owed).toMatchObject({ outcome: 'paid', refund: placed.order.total, waiting: true });
+    expect((await list()).waiting).toBe(before + 1);
+    const dashboard = dashboardSchema.parse(await (await admin.browser.get('/admin/dashboard')).json());
+    expect(dashboard.paymentsWaiting).toBe(before + 1);
+
+    const resolved = await admin.browser.post(`/admin/payments/${owed!.id}/resolve`, { note: 'Refunded in full by transfer' });
+    expect(resolved.status, await resolved.clone().text()).toBe(200);
+    expect(await waitingFor()).toBeUndefined();
+  });
+
   it('marks a refund sent: audited, off the waiting list; a payment that waits for nothing cannot be resolved', async () => {
     const placed = await placeWithProvider();
     const { accountNumber } = placed.order.payment!;

@@ -136,9 +136,12 @@ export function expiresByClock(status: OrderStatus): boolean {
   return MOVES.expire.from.includes(status);
 }
 
+/** States in which the stock held for the order is back on sale, and nothing was sold. */
+export const CLOSED_WITHOUT_SALE: readonly OrderStatus[] = ['cancelled', 'expired'];
+
 /** Stock held for the order is back on sale. */
 export function isClosedWithoutSale(status: OrderStatus): boolean {
-  return status === 'cancelled' || status === 'expired';
+  return CLOSED_WITHOUT_SALE.includes(status);
 }
 
 export type StatusTone = 'green' | 'blue' | 'yellow' | 'red' | 'grey';

@@ -23,19 +23,26 @@ export type PaymentProviderId = (typeof PAYMENT_PROVIDERS)[number];
 export const PAYMENT_OUTCOMES = ['paid', 'part', 'extra', 'late', 'refund', 'unmatched', 'pending'] as const;
 export type PaymentOutcome = (typeof PAYMENT_OUTCOMES)[number];
 
+/** Outcomes whose money went into its order: all of it is owed back if the order closes without a sale. */
+export const KEPT_BY_ORDER: readonly PaymentOutcome[] = ['paid', 'part', 'late', 'extra'];
+
 /**
- * Payments an admin must act on: money owed back, money nobody's order claims, one left
- * half-applied, and a part payment whose order closed without the rest (expired or cancelled:
- * what arrived is owed back, unless the rest comes and pays it late).
+ * What of a payment is owed back to the shopper: all of it when its order closed without a sale
+ * (a part payment whose order expired or was cancelled without the rest, unless the rest comes
+ * and pays it late; an order paid and then cancelled by an admin), else what applying it flagged.
  */
+export function owedBack(
+  payment: { outcome: PaymentOutcome; amount: number; refund: number },
+  orderStatus: OrderStatus | null = null,
+): number {
+  const closed = orderStatus !== null && isClosedWithoutSale(orderStatus);
+  return closed && KEPT_BY_ORDER.includes(payment.outcome) ? payment.amount : payment.refund;
+}
+
+/** Payments an admin must act on: money owed back, money nobody's order claims, one left half-applied. */
 export function needsAdmin(
-  payment: { outcome: PaymentOutcome; refund: number },
+  payment: { outcome: PaymentOutcome; amount: number; refund: number },
   orderStatus: OrderStatus | null = null,
 ): boolean {
-  return (
-    payment.outcome === 'unmatched' ||
-    payment.outcome === 'pending' ||
-    payment.refund > 0 ||
-    (payment.outcome === 'part' && orderStatus !== null && isClosedWithoutSale(orderStatus))
-  );
+  return payment.outcome === 'unmatched' || payment.outcome === 'pending' || owedBack(payment, orderStatus) > 0;
 }
