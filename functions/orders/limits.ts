@@ -191,29 +191,40 @@ export async function unpaidHoldRefusal(
     );
   }
   const issues = [];
+  let othersHold = false;
   for (const [i, line] of lines.entries()) {
     const [row] = await db.all<{ held: number; most: number }>(
       sql`SELECT held, ${mostHeld(sql`held`, sql`shelf`, config)} AS most FROM (SELECT
             ${unitsHeldOf('ml', now)} AS held, ${unitsOnShelf('ml')} AS shelf
             FROM (SELECT ${line.productId} AS product_id, ${line.variant} AS variant_id) ml)`,
     );
-    const free = Math.max(0, Number(row?.most ?? 0) - Number(row?.held ?? 0));
+    const held = Number(row?.held ?? 0);
+    const most = Number(row?.most ?? 0);
+    const free = Math.max(0, most - held);
     if (line.quantity > free) {
       const name = line.variantLabel ? `${line.name} (${line.variantLabel})` : line.name;
+      othersHold ||= held > 0;
       issues.push({
         field: `lines.${i}.quantity`,
+        // Nobody else holds it: the order alone asks for more than the share (2 of a product's 2
+        // units): say so, rather than blame other shoppers who are not there.
         message:
-          free === 0
-            ? `${name} is held by other unpaid orders right now`
-            : `Only ${free} more of ${name} can be ordered before the orders holding it are paid`,
+          held === 0
+            ? `At most ${most} of ${name} can wait in unpaid orders at a time`
+            : free === 0
+              ? `${name} is held by other unpaid orders right now`
+              : `Only ${free} more of ${name} can be ordered before the orders holding it are paid`,
       });
     }
   }
   if (!issues.length) return undefined;
+  const listed = issues.map((i) => i.message).join('; ');
   return new ApiError(
     409,
     'product_hold_limit',
-    `Too many of these are waiting in other shoppers' unpaid orders: ${issues.map((i) => i.message).join('; ')}. Order fewer, try again in a few hours, or contact us on ${STORE.phone} and we will sort it out with you.`,
+    othersHold
+      ? `Too many of these are waiting in other shoppers' unpaid orders: ${listed}. Order fewer, try again in a few hours, or contact us on ${STORE.phone} and we will sort it out with you.`
+      : `We keep only part of a product's stock for orders not yet paid: ${listed}. Order fewer now and the rest once this order is paid, or contact us on ${STORE.phone} and we will sort it out with you.`,
     issues,
   );
 }

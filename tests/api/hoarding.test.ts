@@ -132,9 +132,14 @@ describe('the finding, scaled down: strangers cannot hold more than half of a pr
     // Two units: one may be held; the other stays on the shelf until that one is paid, cancelled or expired.
     const id = 'sony-55-bravia-7-mini-led';
     await setStock(id, 2);
-    await refused(await order(LIMITS, stranger(), [await line(id, 2)]), 'product_hold_limit');
+    // Nobody else holds any: the refusal says what the limit is, not that other shoppers hold them.
+    const alone = await refused(await order(LIMITS, stranger(), [await line(id, 2)]), 'product_hold_limit');
+    expect(alone.issues).toEqual([{ field: 'lines.0.quantity', message: expect.stringMatching(/^At most 1 of .+ at a time$/) }]);
+    expect(alone.message).not.toMatch(/other shoppers/);
+    expect(alone.message).toMatch(/once this order is paid/);
     const first = await placed(await order(LIMITS, stranger(), [await line(id, 1)]));
-    await refused(await order(LIMITS, stranger(), [await line(id, 1)]), 'product_hold_limit');
+    const taken = await refused(await order(LIMITS, stranger(), [await line(id, 1)]), 'product_hold_limit');
+    expect(taken.message).toMatch(/other shoppers' unpaid orders: .+ is held by other unpaid orders right now/);
     expect(await stockOf(id)).toBe(1);
     expect((await cancel(LIMITS, first)).status).toBe(200);
     await placed(await order(LIMITS, stranger(), [await line(id, 1)]));

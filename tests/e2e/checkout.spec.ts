@@ -287,9 +287,12 @@ test('closing the payment step and coming back to /cart continues to the same or
   await page.goto('/products');
   await openCart(page);
   const summary = page.getByRole('complementary', { name: 'Order summary' });
-  await expect(
-    summary.getByRole('status').filter({ hasText: `Your order ${reference} for these items is waiting for payment` }),
-  ).toBeVisible();
+  const ownOrder = summary
+    .getByRole('status')
+    .filter({ hasText: `Your order ${reference} for these items is waiting for payment` });
+  await expect(ownOrder).toBeVisible();
+  // "until Sat, 28 Nov, 4:28 am", not "untilSat" (the page's markup once lost the space).
+  await expect(ownOrder).toHaveText(/We hold them for you until \w{3}, \d{1,2} \w{3}, /);
   await expect(page.getByText('Sold out. Remove it to check out.')).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Proceed to Checkout' })).toHaveCount(0);
   await summary.getByRole('button', { name: 'Continue to payment' }).click();

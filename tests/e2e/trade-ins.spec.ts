@@ -208,6 +208,28 @@ test('on a phone the form fits the screen and has no axe violations @phone', asy
   // The mobile menu leads here.
   await page.getByRole('button', { name: /menu/i }).first().click();
   await expect(page.locator('#mobile-menu').getByRole('link', { name: 'Sell or Swap' })).toHaveAttribute('href', '/sell-or-swap');
+  await page.keyboard.press('Escape');
+
+  // At 360 px a swap's prices break at their spaces, never inside the number ("₦2,999,00" / "0").
+  await page.setViewportSize({ width: 360, height: 740 });
+  const form = page.getByRole('form', { name: 'Your trade-in request' });
+  await form.getByRole('radio', { name: /^A swap/ }).check();
+  await form.getByLabel('Search for the product you want').fill('macbook');
+  await form.getByRole('button', { name: 'Search', exact: true }).click();
+  const prices = form.getByRole('list', { name: 'Matching products' }).locator('.product-picker__result-text > .muted');
+  await expect(prices.first()).toContainText('₦');
+  const amountsOnOneLine = await prices.evaluateAll((elements) =>
+    elements.map((element) => {
+      const text = element.firstChild as Text;
+      const start = text.data.indexOf('₦');
+      const range = document.createRange();
+      range.setStart(text, start);
+      range.setEnd(text, text.data.indexOf(' ', start) === -1 ? text.data.length : text.data.indexOf(' ', start));
+      return `${range.toString()}: ${new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size} line(s)`;
+    }),
+  );
+  expect(amountsOnOneLine.length).toBeGreaterThan(0);
+  for (const amount of amountsOnOneLine) expect(amount).toMatch(/: 1 line\(s\)$/);
 });
 
 test('/sell-or-swap loads no React, and the schema (with zod) only when the shopper turns to the form', async ({ page }) => {

@@ -77,8 +77,9 @@ export const catalogueVariantSchema = z.object(variantFields(imageSchema)).stric
 function productFields(image: z.ZodType<string>) {
   return {
     name: z.string().trim().min(2, 'A name is at least 2 characters').max(120),
-    brand: z.enum(BRANDS, { error: 'Must be one of the brands in src/features/catalogue/brands.ts' }),
-    category: z.enum(CATEGORY_IDS, { error: 'Must be one of the category ids in src/features/catalogue/categories.ts' }),
+    // Read by admins in the product form as well as by whoever edits a data file: no source paths.
+    brand: z.enum(BRANDS, { error: 'Choose one of the brands the store sells' }),
+    category: z.enum(CATEGORY_IDS, { error: "Choose one of the store's categories" }),
     description: z.string().trim().min(20, 'A description is at least 20 characters').max(1000),
     priceNaira: priceNairaSchema.optional(),
     image,

@@ -292,7 +292,7 @@ function tradeInForm(form: HTMLFormElement) {
         const name = document.createElement('span');
         name.textContent = product.name;
         const price = document.createElement('span');
-        price.className = 'muted';
+        price.className = 'muted product-picker__price';
         price.textContent = `${product.variants.length > 1 ? 'From ' : ''}${formatNaira(product.price)}${product.inStock ? '' : ' · out of stock now'}`;
         text.appendChild(name);
         text.appendChild(price);
