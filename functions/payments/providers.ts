@@ -8,6 +8,9 @@ import type { PaymentProvider } from './provider.ts';
  * the same adapter against the offline stand-in (PAYMENTS_STANDIN). None: the shared account and
  * an admin's confirmation, as before (decision 023).
  */
+/** Whether orders get their own account from a provider (the real one or the stand-in). */
+export const hasPaymentProvider = (config: Config) => config.PAYMENTS_STANDIN || Boolean(config.PAYSTACK_SECRET_KEY);
+
 export function paymentProvider(config: Config): PaymentProvider | undefined {
   if (config.PAYMENTS_STANDIN) {
     const secretKey = standinSecretKey(config);

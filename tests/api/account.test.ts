@@ -256,7 +256,19 @@ describe('profile', () => {
   it('payment methods are the configured bank account', async () => {
     const response = await new Browser().get('/payment-methods');
     const { bankTransfer } = accountApi.paymentMethods.response.parse(await response.json());
-    expect(bankTransfer).toMatchObject({ bankName: 'First Bank', accountNumber: '3081726354' });
+    expect(bankTransfer).toMatchObject({ bankName: 'First Bank', accountNumber: '3081726354', ownAccounts: false });
+    expect(bankTransfer.steps.join(' ')).toMatch(
+      /Transfer the exact amount to GTS Electronics Ltd, First Bank, account 3081726354/,
+    );
+  });
+
+  it('with a payment provider, payment methods say each order has its own account, and the shared one only for an order that shows it', async () => {
+    const response = await new Browser(undefined, { PAYMENTS_STANDIN: 'true' }).get('/payment-methods');
+    const { bankTransfer } = accountApi.paymentMethods.response.parse(await response.json());
+    expect(bankTransfer.ownAccounts).toBe(true);
+    expect(bankTransfer.steps[1]).toMatch(/^Transfer the exact amount to that account/);
+    expect(bankTransfer.steps.join(' ')).not.toMatch(/Transfer the exact amount to GTS Electronics Ltd/);
+    expect(bankTransfer.steps.at(-1)).toMatch(/^If an order shows GTS Electronics Ltd, First Bank, account 3081726354 instead/);
   });
 });
 

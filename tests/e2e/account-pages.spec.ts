@@ -290,6 +290,8 @@ test('each account page asks a signed-out visitor to sign in, and brings them ba
   await openAccountPage(page, '/payment-methods');
   await expect(page.getByRole('heading', { name: 'Please sign in' })).toHaveCount(0);
   await expect(page.getByRole('region', { name: 'Bank transfer' })).toContainText('3081726354');
+  // The test servers run the payments stand-in: each order has its own account.
+  await expect(page.getByRole('region', { name: 'Bank transfer' })).toContainText('Each order gets an account of its own');
 
   for (const [path, title] of PRIVATE_PAGES) {
     await openAccountPage(page, path);

@@ -21,7 +21,14 @@ export default function PaymentMethodsPage() {
           {({ bankTransfer }) => (
             <section className="card account-pay" aria-labelledby="pay-bank-title">
               <h2 id="pay-bank-title">Bank transfer</h2>
-              <p>Every order is paid by bank transfer to our account:</p>
+              {bankTransfer.ownAccounts ? (
+                <p>
+                  Every order is paid by bank transfer. Each order gets an account of its own, shown when you place it and on its
+                  tracking page, and the payment confirms itself. An order that shows our account instead is paid into it:
+                </p>
+              ) : (
+                <p>Every order is paid by bank transfer to our account:</p>
+              )}
               <dl className="account-pay__bank">
                 <div>
                   <dt>Bank</dt>

@@ -203,6 +203,11 @@ export const reviewableSchema = z.object({
 
 export const paymentMethodsSchema = z.object({
   bankTransfer: bankAccountSchema.extend({
+    /**
+     * True when each order gets an account of its own (a payment provider: decision 023); the
+     * account above is then only for an order that shows it.
+     */
+    ownAccounts: z.boolean(),
     /** How paying works, in order, for the /payment-methods page. */
     steps: z.array(z.string()),
   }),
