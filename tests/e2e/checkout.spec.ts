@@ -393,4 +393,14 @@ test('on a phone the cart and the checkout dialog fit the screen @phone', async 
   expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
   await expect(dialog.getByLabel('State')).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+
+  // At 360 px the payment step opens at its top, with what to transfer on screen, not scrolled
+  // down to 'I Have Made Payment' as the details step was.
+  await page.setViewportSize({ width: 360, height: 740 });
+  await fillDetails(page, 'phone.shopper@example.com');
+  await dialog.getByRole('button', { name: 'Place Order' }).click();
+  await expect(dialog.getByRole('heading', { name: 'Pay by bank transfer' })).toBeFocused();
+  await expect(dialog.locator('[data-field="Amount"]')).toBeInViewport();
+  await expect(dialog.locator('[data-field="Reference"]')).toBeInViewport();
+  expect(await dialog.evaluate((element) => element.scrollTop)).toBe(0);
 });

@@ -45,9 +45,13 @@ export default function CheckoutDialog({ open, items, onClose, onCartOutdated, r
     if (!open && dialog.open) dialog.close();
   }, [open]);
 
-  // Each new step is announced by moving focus to its heading (the button that led there is gone).
+  // Each new step is announced by moving focus to its heading (the button that led there is gone),
+  // and opens at its top: the dialog scrolls as one box, and the heading sits in its sticky head,
+  // so focusing it alone left a phone at the bottom of the step before (the details' scroll).
   useEffect(() => {
-    if (open && step !== 'details') headingRef.current?.focus();
+    if (!open || step === 'details') return;
+    dialogRef.current?.scrollTo({ top: 0 });
+    headingRef.current?.focus();
   }, [open, step]);
 
   const order = placed?.order;
