@@ -13,6 +13,10 @@ describe('normalizeNigerianPhone', () => {
     ['0810 000 0000', '+2348100000000'],
     ['+234 905 555 1212', '+2349055551212'],
     ['0915 555 1212', '+2349155551212'],
+    ['+234 0803 123 4567', '+2348031234567'],
+    ['+234 (0) 803 123 4567', '+2348031234567'],
+    ['234 0803 123 4567', '+2348031234567'],
+    ['00234 803 123 4567', '+2348031234567'],
   ])('reads %j as %s', (input, e164) => {
     expect(normalizeNigerianPhone(input)).toBe(e164);
   });
@@ -26,7 +30,9 @@ describe('normalizeNigerianPhone', () => {
     ['01 234 5678', 'a Lagos landline'],
     ['+44 20 7946 0958', 'another country'],
     ['+233 24 123 4567', 'Ghana'],
-    ['234 0803 123 4567', 'country code and trunk zero'],
+    ['+234 00803 123 4567', 'two trunk zeros'],
+    ['0 0803 123 4567', 'a zero too many'],
+    ['+234 0 0803 123 4567', 'country code and two zeros'],
     ['0803 123 456a', 'a letter'],
     ['', 'empty'],
   ])('rejects %j (%s)', (input) => {

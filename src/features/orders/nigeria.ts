@@ -43,13 +43,16 @@ export type NigerianState = (typeof NIGERIAN_STATES)[number];
 
 /**
  * A Nigerian mobile number in any of the ways people write one (0803 123 4567,
- * +234 803 123 4567, 2348031234567, with spaces, dashes, dots or brackets) as
+ * +234 803 123 4567, +234 (0) 803 123 4567, 2348031234567, 002348031234567, with spaces,
+ * dashes, dots or brackets) as
  * +2348031234567, or undefined when it is not one. Mobile numbers are ten digits
  * after the country code, starting 70, 71, 80, 81, 90 or 91 (NCC numbering plan).
  */
 export function normalizeNigerianPhone(input: string): string | undefined {
   const digits = input.trim().replace(/[\s().-]/g, '');
-  const match = /^(?:\+234|234|0)([789][01]\d{8})$/.exec(digits);
+  // The trunk 0 after the country code ("+234 (0) 803…", "+234 0803…") is a common way to
+  // write it and cannot mean anything else; so is 00 for the +.
+  const match = /^(?:(?:\+|00)?2340?|0)([789][01]\d{8})$/.exec(digits);
   return match ? `+234${match[1]}` : undefined;
 }
 
