@@ -48,26 +48,30 @@ clientsClaim();
 
 const sameOrigin = (url: URL) => url.origin === self.location.origin;
 
+/** The pages kept for offline use (product pages, listings): one limit for the one cache. */
+const keepPages = new ExpirationPlugin({ maxEntries: 40, maxAgeSeconds: 14 * 24 * 3600, purgeOnQuotaError: true });
+
 // Product pages the shopper opened: fresh when the network answers within 4 s, the kept copy otherwise.
 registerRoute(
   ({ request, url }) => request.mode === 'navigate' && sameOrigin(url) && url.pathname.startsWith('/product/'),
   new NetworkFirst({
     cacheName: PAGES_CACHE,
     networkTimeoutSeconds: 4,
-    plugins: [okOnly, new ExpirationPlugin({ maxEntries: 40, maxAgeSeconds: 14 * 24 * 3600, purgeOnQuotaError: true })],
+    plugins: [okOnly, keepPages],
   }),
 );
 
 // The listing renders in the Worker for each URL (/products?category=phones shows phones in its
-// HTML), so it is never served from the pre-cache: fresh from the network, and offline the last
-// listing kept, whatever its filters (the island then reads the URL and the kept API answers).
+// HTML, its heading, filters and count), so it is never served from the pre-cache: fresh from the
+// network, and offline the same listing kept, filters and all. Another listing's copy is not
+// served for it (it would show phones under /products?category=laptops): that one is the offline
+// page, like any page not saved yet.
 registerRoute(
   ({ request, url }) => request.mode === 'navigate' && sameOrigin(url) && url.pathname === '/products',
   new NetworkFirst({
     cacheName: PAGES_CACHE,
     networkTimeoutSeconds: 4,
-    matchOptions: { ignoreSearch: true },
-    plugins: [okOnly],
+    plugins: [okOnly, keepPages],
   }),
 );
 

@@ -218,8 +218,9 @@ test('offline: visited pages, the listing and the cart work with a notice; check
   await expect(page.getByRole('heading', { name: 'Your cart is empty' })).toBeVisible();
   await expect(badge(page)).toHaveAccessibleName('Cart, 0 items');
 
-  // Never visited: the offline page, with links to what is kept.
-  for (const path of [UNVISITED_PRODUCT, '/brands']) {
+  // Never visited: the offline page, with links to what is kept. A listing of other filters too:
+  // the saved /products shows all products, which is not what /products?category=laptops asks.
+  for (const path of [UNVISITED_PRODUCT, '/brands', '/products?category=laptops', '/products?q=samsung']) {
     await page.goto(path);
     await expect(page.getByRole('heading', { level: 1, name: 'You are offline' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'All products' })).toHaveAttribute('href', '/products');
