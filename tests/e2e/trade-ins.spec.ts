@@ -183,6 +183,18 @@ test('the form tells what is missing at each field, and focuses the first', asyn
   await expect(category).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByRole('group', { name: 'Is the screen cracked?' })).toContainText('Please answer');
   await expect(page.getByLabel('Phone number')).toHaveAttribute('aria-invalid', 'true');
+
+  // Each field put right loses its message as it is fixed; the others keep theirs.
+  await category.selectOption('phones');
+  await expect(category).not.toHaveAttribute('aria-invalid', 'true');
+  await page.getByLabel('Model').fill('iPhone 13');
+  await expect(page.getByLabel('Model')).not.toHaveAttribute('aria-invalid', 'true');
+  await page.getByRole('group', { name: 'Is the screen cracked?' }).getByRole('radio', { name: 'No', exact: true }).check();
+  await expect(page.getByRole('group', { name: 'Is the screen cracked?' })).not.toContainText('Please answer');
+  await page.getByRole('radio', { name: /^A swap/ }).check();
+  await expect(page.getByRole('group', { name: 'Cash or a swap?' })).not.toContainText('Choose cash or a swap');
+  await expect(page.getByLabel('Phone number')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByLabel('Full name')).toHaveAttribute('aria-invalid', 'true');
 });
 
 for (const theme of ['dark', 'light'] as const) {

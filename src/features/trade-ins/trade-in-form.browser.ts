@@ -363,18 +363,12 @@ function tradeInForm(form: HTMLFormElement) {
     submit.textContent = working ? (submit.dataset.busyText ?? '') : submit.dataset.idleText;
   }
 
-  async function send() {
-    message.textContent = '';
-    let modules: Awaited<ReturnType<typeof loadSending>>;
-    try {
-      modules = await loadSending();
-    } catch {
-      message.textContent = isOffline() ? OFFLINE : SEND_FAILED;
-      return;
-    }
-    const [{ tradeInRequestSchema }, { submitTradeIn }, { rememberTradeIn }] = modules;
-    const typedValues = values();
-    const checked = tradeInRequestSchema.safeParse(typedValues);
+  /** What is wrong with the form as it stands, field by field (the schema's first word on each). */
+  function problemsOf(
+    schema: Awaited<ReturnType<typeof loadSending>>[0]['tradeInRequestSchema'],
+    typedValues: TradeInFormValues,
+  ) {
+    const checked = schema.safeParse(typedValues);
     const problems = new Map<TradeInField, string>();
     if (!checked.success) {
       for (const issue of checked.error.issues) {
@@ -386,8 +380,44 @@ function tradeInForm(form: HTMLFormElement) {
     if (typedValues.want.kind === 'swap' && chosen && chosen.variants.length > 1 && !typedValues.want.variant) {
       problems.set('want.variant', `Please choose the ${(chosen.variantLabel || 'option').toLowerCase()} you want`);
     }
+    return { checked, problems };
+  }
+
+  /** A send refused for the fields' sake: from then on each change checks the form again. */
+  let sentWithProblems = false;
+
+  /**
+   * After a refused send, a field put right loses its message (and its invalid mark) as the
+   * shopper fixes it, rather than at the next press of the button; focus stays where it is.
+   */
+  async function checkAgain() {
+    if (!sentWithProblems) return;
+    let modules: Awaited<ReturnType<typeof loadSending>>;
+    try {
+      modules = await loadSending();
+    } catch {
+      return;
+    }
+    const { problems } = problemsOf(modules[0].tradeInRequestSchema, values());
+    showProblems(problems, false);
+    if (problems.size === 0 && message.textContent === CHECK_FIELDS) message.textContent = '';
+  }
+
+  async function send() {
+    message.textContent = '';
+    let modules: Awaited<ReturnType<typeof loadSending>>;
+    try {
+      modules = await loadSending();
+    } catch {
+      message.textContent = isOffline() ? OFFLINE : SEND_FAILED;
+      return;
+    }
+    const [{ tradeInRequestSchema }, { submitTradeIn }, { rememberTradeIn }] = modules;
+    const typedValues = values();
+    const { checked, problems } = problemsOf(tradeInRequestSchema, typedValues);
     showProblems(problems, true);
     if (problems.size > 0 || !checked.success) {
+      sentWithProblems = true;
       message.textContent = CHECK_FIELDS;
       return;
     }
@@ -493,6 +523,7 @@ function tradeInForm(form: HTMLFormElement) {
     if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement) {
       typed.add(target.name);
     }
+    void checkAgain();
   });
 
   form.addEventListener('change', (event) => {
@@ -507,6 +538,7 @@ function tradeInForm(form: HTMLFormElement) {
     } else if (target === variantSelect) {
       showChosenPrice();
     }
+    if (target !== photoInput) void checkAgain();
   });
 
   search.addEventListener('keydown', (event) => {
