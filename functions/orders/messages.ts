@@ -70,8 +70,13 @@ const STATUS_NEWS: Partial<Record<OrderStatus, string>> = {
 const EXPIRED_AFTER_REPORT =
   'We could not confirm your transfer within the time we hold a reported payment, so your order has expired and its items are back on sale. If you did send the money, reply to this e-mail with your transfer receipt and we will refund it or restore your order.';
 
+/** An order with its own account (a payment provider): nobody at the store has to confirm the transfer. */
+const REPORTED_OWN_ACCOUNT =
+  "Thank you for telling us you have paid. Your order is marked paid by itself as soon as the transfer reaches this order's account, and we will let you know.";
+
 function statusNews(order: OrderView, status: OrderStatus): string | undefined {
   if (status === 'expired' && order.history.some((h) => h.status === 'payment_reported')) return EXPIRED_AFTER_REPORT;
+  if (status === 'payment_reported' && order.payment?.ownAccount) return REPORTED_OWN_ACCOUNT;
   return STATUS_NEWS[status];
 }
 

@@ -111,6 +111,16 @@ describe('an order with its own account', () => {
     // Another order, another account.
     const other = await placeWithProvider();
     expect(other.order.payment!.accountNumber).not.toBe(payment.accountNumber);
+
+    // The shopper says they paid: the e-mail says the payment confirms itself, not that we check with our bank.
+    const reported = await call(`/orders/${placed.order.number}/payment-report`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${placed.accessToken}`, origin: 'http://localhost:8787' },
+    });
+    expect(reported.status, await reported.clone().text()).toBe(200);
+    const news = (await emailsOf(placed.order.number)).at(-1)!.text;
+    expect(news).toContain("Your order is marked paid by itself as soon as the transfer reaches this order's account");
+    expect(news).not.toContain('with our bank');
   });
 
   it('keeps the shared account when no provider is configured, and when the provider cannot be reached', async () => {

@@ -104,6 +104,8 @@ test('a shopper checks out by bank transfer, reports the payment and tracks the 
   await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
   await dialog.getByRole('button', { name: 'I Have Made Payment' }).click();
   await expect(dialog.getByRole('status')).toContainText(`We have noted your payment for order ${reference}`);
+  // The test servers run the payments stand-in: the order has its own account, which confirms itself.
+  await expect(dialog.getByRole('status')).toContainText("Your transfer confirms itself when it reaches this order's account");
   // The spec: 5 seconds later the cart and badge clear and the modal closes (not before: still open after 4).
   await expect(badge(page)).toHaveAccessibleName('Cart, 2 items');
   await page.clock.runFor(4_000);

@@ -226,8 +226,10 @@ export function SuccessStep({ order }: { order: OrderView }) {
         <strong>Thank you!</strong> We have noted your payment for order {order.number}.
       </p>
       <p className="muted">
-        We will confirm the transfer with our bank and e-mail {order.customer.email}. Follow the order on the{' '}
-        <a href={`/track?order=${encodeURIComponent(order.number)}`}>tracking page</a>.
+        {order.payment?.ownAccount
+          ? `Your transfer confirms itself when it reaches this order's account, usually within minutes, and we e-mail ${order.customer.email}.`
+          : `We will confirm the transfer with our bank and e-mail ${order.customer.email}.`}{' '}
+        Follow the order on the <a href={`/track?order=${encodeURIComponent(order.number)}`}>tracking page</a>.
       </p>
     </div>
   );
