@@ -87,8 +87,9 @@ export interface MoveOptions {
 /**
  * Moves an order with the state machine (src/features/orders/order-status.ts), as one
  * D1 batch: a compare-and-set on the status that stamps a fresh transition id, then the
- * history row, the e-mail (a shopper's own move's only within the per-recipient limit) and (for cancelled or expired orders) the stock release, each
- * guarded by that id so they happen only if this change won
+ * history row, the e-mail (a shopper's own move's only within the per-recipient limit) and
+ * (for cancelled or expired orders) the stock release, each guarded by that id so they happen
+ * only if this change won
  * (docs/decisions/006-stock-reserved-in-the-order-batch.md). A move the state machine
  * refuses is a 409 (transitionRefused(), functions/platform/errors.ts). Why orders keep
  * this compare-and-set rather than functions/platform/compare-and-set.ts's is written there.

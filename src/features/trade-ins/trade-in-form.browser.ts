@@ -447,6 +447,9 @@ function tradeInForm(form: HTMLFormElement) {
         else rest.push(issue.message);
       }
       if (!error.issues.length) rest.push(error.message);
+      // The Worker's word (a photo refused, a product gone from sale) stands until the next send:
+      // the form's own checks cannot know it, so they must not clear it as the shopper types.
+      sentWithProblems = false;
       showProblems(placed, true);
       message.textContent = rest.length ? rest.join(' ') : CHECK_FIELDS;
     } finally {
