@@ -59,15 +59,6 @@ const UNPAID = sql.raw(`('awaiting_payment', 'payment_reported')`);
 const holding = (o: string, now: Date) =>
   sql`${sql.raw(o)}.status IN ${UNPAID} AND ${sql.raw(o)}.expires_at > ${Math.floor(now.getTime() / 1000)}`;
 
-/**
- * One e-mail address however it was typed: the checkout lower-cases it; a "+tag" before the @
- * reaches the same mailbox at most providers, so it is dropped.
- */
-const emailKey = (email: SQL) =>
-  sql`CASE WHEN instr(${email}, '+') BETWEEN 1 AND instr(${email}, '@')
-        THEN substr(${email}, 1, instr(${email}, '+') - 1) || substr(${email}, instr(${email}, '@'))
-        ELSE ${email} END`;
-
 /** What an address keeps when spaces, case and the punctuation ADDRESS_CHARACTERS allows are taken away. */
 const squashed = (text: SQL) =>
   [' ', ',', '.', '-', '/', '#', "'", '’', '(', ')', '&'].reduce<SQL>(
@@ -82,13 +73,14 @@ const addressKey = (address: SQL, city: SQL, state: SQL) =>
 const column = (o: string, name: string) => sql.raw(`${o}.${name}`);
 
 /** The contacts an order is counted against, each with the field the checkout names when it is refused. */
-function contactsOf(order: Pick<OrderRow, 'email' | 'phone' | 'address' | 'city' | 'state'>) {
+function contactsOf(order: Pick<OrderRow, 'mailbox' | 'phone' | 'address' | 'city' | 'state'>) {
   return [
     {
       field: 'customer.email',
       what: 'e-mail address',
-      theirs: (o: string) => emailKey(column(o, 'email')),
-      mine: emailKey(sql`${order.email}`),
+      // The mailbox, not the spelling: a+1@ and a.b@gmail.com count as a@ and ab@gmail.com.
+      theirs: (o: string) => column(o, 'mailbox'),
+      mine: sql`${order.mailbox}`,
     },
     { field: 'customer.phone', what: 'phone number', theirs: (o: string) => column(o, 'phone'), mine: sql`${order.phone}` },
     ...(order.address

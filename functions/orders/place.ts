@@ -25,6 +25,7 @@ import { ProviderError } from '../payments/provider.ts';
 import { newOrderNumber, orderAccessToken, sameDigest, sha256Hex } from '../platform/crypto.ts';
 import { ApiError } from '../platform/errors.ts';
 import { allowEmailTo } from '../platform/rate-limit.ts';
+import { mailboxKey } from '../platform/mailbox.ts';
 import { expireIfOverdue } from './expire.ts';
 import { enforceOrderLimits, guardUnpaidHolds, unpaidHoldRefusal } from './limits.ts';
 import { quoteLines, rejectQuote } from './quote.ts';
@@ -140,6 +141,7 @@ async function place(
     status: 'awaiting_payment',
     customerName: request.customer.name,
     email: request.customer.email,
+    mailbox: mailboxKey(request.customer.email),
     phone: request.customer.phone,
     deliveryMethod: request.customer.delivery,
     ...deliveryAddress(request.customer),

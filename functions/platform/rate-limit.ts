@@ -6,6 +6,7 @@ import { MAX_RATE_LIMIT_WINDOW_SECONDS, type Config } from '../env.ts';
 import type { AppEnv } from './app.ts';
 import { sha256Hex } from './crypto.ts';
 import { errorBody } from './errors.ts';
+import { mailboxKey } from './mailbox.ts';
 
 /**
  * Per-client request limits kept in D1 (docs/decisions/010-rate-limits-in-d1.md): a
@@ -212,26 +213,6 @@ export async function limitClient(
  * someone else's name and cancelled, again and again, is still counted for each of its e-mails.
  */
 export type StrangerEmailKind = 'account' | 'newsletter' | 'trade_in' | 'order' | 'order_update';
-
-/** Providers that ignore dots in the part before the @ (and their other domain names). */
-const DOTLESS_DOMAINS: Record<string, string> = { 'gmail.com': 'gmail.com', 'googlemail.com': 'gmail.com' };
-
-/**
- * One mailbox however its address was written: case and spaces, a "+tag" before the @ (most
- * providers deliver a+x@ to a@), and Gmail's dots and second domain. For counting only, never
- * for sending (functions/orders/limits.ts counts unpaid orders per address the same way, by +tag).
- */
-export function mailboxKey(email: string): string {
-  const address = email.trim().toLowerCase();
-  const at = address.lastIndexOf('@');
-  if (at < 1) return address;
-  const domain = address.slice(at + 1);
-  let local = address.slice(0, at);
-  const plus = local.indexOf('+');
-  if (plus > 0) local = local.slice(0, plus);
-  const dotless = DOTLESS_DOMAINS[domain];
-  return dotless ? `${local.replaceAll('.', '')}@${dotless}` : `${local}@${domain}`;
-}
 
 /**
  * Whether one more e-mail of `kind` may go to `email` in this window, whoever asks: e-mail

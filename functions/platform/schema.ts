@@ -225,6 +225,11 @@ export const orders = sqliteTable(
     customerName: text('customer_name').notNull(),
     /** Lower-cased; with the number it is how a guest finds the order. */
     email: text('email').notNull(),
+    /**
+     * The mailbox the e-mail address reaches (mailboxKey: no +tag, no Gmail dots): what the
+     * unpaid units held per e-mail address are counted by (functions/orders/limits.ts).
+     */
+    mailbox: text('mailbox').notNull().default(''),
     phone: text('phone').notNull(),
     /** Delivery to the address below, or pick-up at the Ikeja store (then address, city and state are ''). */
     deliveryMethod: text('delivery_method', { enum: DELIVERY_METHODS }).notNull().default('delivery'),
@@ -284,7 +289,7 @@ export const orders = sqliteTable(
     // Unpaid units held per phone and per delivery address (functions/orders/limits.ts).
     index('orders_phone_status_idx').on(t.phone, t.status),
     index('orders_address_status_idx').on(t.address, t.city, t.state, t.status),
-    index('orders_email_status_idx').on(t.email, t.status),
+    index('orders_mailbox_status_idx').on(t.mailbox, t.status),
   ],
 );
 

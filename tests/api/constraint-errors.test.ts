@@ -17,6 +17,7 @@ function orderValues(overrides: Partial<OrderRow> = {}): OrderRow {
     status: 'awaiting_payment',
     customerName: 'Ada Obi',
     email: 'ada@example.com',
+    mailbox: 'ada@example.com',
     phone: '+2348031234567',
     deliveryMethod: 'delivery',
     address: '12 Allen Avenue',

@@ -172,6 +172,22 @@ describe('unpaid units per contact', () => {
     await placed(await order(CONTACT_ONLY, stranger({ email: 'hoarder@example.com' }), [await line(id, 1)]));
   });
 
+  it('counts one Gmail mailbox however its dots, +tag and domain are written, as Gmail delivers them', async () => {
+    const id = 'hisense-32-a4-hd';
+    await placed(await order(CONTACT_ONLY, stranger({ email: 'chi.di.hoards@gmail.com' }), [await line(id, 5)]));
+    await placed(await order(CONTACT_ONLY, stranger({ email: 'chidihoards+2@googlemail.com' }), [await line(id, 4)]));
+    const counts = await rowCounts();
+    const error = await refused(
+      await order(CONTACT_ONLY, stranger({ email: 'c.h.i.d.i.hoards@gmail.com' }), [await line(id, 2)]),
+      'unpaid_limit',
+    );
+    expect(await rowCounts()).toEqual(counts);
+    expect(error.issues).toEqual([{ field: 'customer.email', message: expect.any(String) }]);
+    // Dots are a Gmail rule: at another provider, c.hidi@ and chidi@ are two mailboxes.
+    await placed(await order(CONTACT_ONLY, stranger({ email: 'chi.di.hoards@example.com' }), [await line(id, 5)]));
+    await placed(await order(CONTACT_ONLY, stranger({ email: 'chidihoards@example.com' }), [await line(id, 5)]));
+  });
+
   it('counts one phone number however it is written', async () => {
     const id = 'hisense-55-a6-4k';
     await placed(await order(CONTACT_ONLY, stranger({ phone: '0805 555 0101' }), [await line(id, 5)]));
