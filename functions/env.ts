@@ -80,7 +80,7 @@ const configSchema = z
     RATE_LIMIT_PAYMENT_REPORT: rateLimitRule.default({ limit: 10, windowSeconds: 600 }),
     RATE_LIMIT_LOOKUP: rateLimitRule.default({ limit: 20, windowSeconds: 600 }),
     RATE_LIMIT_QUOTE: rateLimitRule.default({ limit: 120, windowSeconds: 60 }),
-    /** Trade-in requests sent (each may carry 20 MB of photos). */
+    /** Trade-in requests sent (each may carry 8 MB of photos). */
     RATE_LIMIT_TRADE_IN: rateLimitRule.default({ limit: 10, windowSeconds: 3600 }),
     /**
      * Accounts (functions/accounts/). Failed sign-ins allowed per e-mail address and per client in a

@@ -80,7 +80,7 @@ export async function readSubmission(request: Request): Promise<Submission> {
       'Send the trade-in as multipart/form-data (a `request` part and `photos`) or as JSON without photos.',
     );
   }
-  const declaredLength = Number(request.headers.get('content-length') ?? '0');
+  const declaredLength = declaredLengthOf(request);
 
   if (!multipart) {
     if (declaredLength > MAX_FIELDS_BYTES) throw fieldsTooLarge('(body)');
@@ -100,7 +100,7 @@ export async function readSubmission(request: Request): Promise<Submission> {
     parts = await readMultipart(
       reader,
       boundary,
-      { maxParts: MAX_SUBMISSION_PARTS, maxBodyBytes: MAX_SUBMISSION_BYTES, maxHeaderBytes: MAX_PART_HEADER_BYTES },
+      { maxParts: MAX_SUBMISSION_PARTS, maxBodyBytes: submissionBytes(request), maxHeaderBytes: MAX_PART_HEADER_BYTES },
       ({ name }) => {
         if (name !== 'photos') return MAX_FIELDS_BYTES;
         if (++photoCount > MAX_TRADE_IN_PHOTOS) {
@@ -127,6 +127,25 @@ export async function readSubmission(request: Request): Promise<Submission> {
     photos.push(checkPhoto(part, index));
   }
   return { fields, photos };
+}
+
+/** The body's Content-Length, or 0 when it has none (a streamed body) or it is not a number. */
+function declaredLengthOf(request: Request): number {
+  const length = Number(request.headers.get('content-length') ?? '0');
+  return Number.isSafeInteger(length) && length > 0 ? length : 0;
+}
+
+/**
+ * The most bytes a submission may bring, which is what it reserves of the isolate's upload
+ * budget (functions/platform/upload-budget.ts) while it is read and stored: its declared length
+ * (a browser's form says it) up to MAX_SUBMISSION_BYTES, or that limit when it declares none.
+ * The reader refuses a body past it. JSON, without photos, is at most MAX_FIELDS_BYTES.
+ */
+export function submissionBytes(request: Request): number {
+  const multipart = (request.headers.get('content-type') ?? '').toLowerCase().startsWith('multipart/form-data');
+  const most = multipart ? MAX_SUBMISSION_BYTES : MAX_FIELDS_BYTES;
+  const declared = declaredLengthOf(request);
+  return declared > 0 ? Math.min(declared, most) : most;
 }
 
 function fieldsTooLarge(field: string) {

@@ -14,7 +14,8 @@ import { findForRequester } from './find.ts';
 import { placeSwapOrder } from './order.ts';
 import { replyPlaced } from '../orders/reply.ts';
 import { respondToOffer } from './respond.ts';
-import { readSubmission } from './photos.ts';
+import { readSubmission, submissionBytes } from './photos.ts';
+import { holdUploadBytes } from '../platform/upload-budget.ts';
 import { submitTradeIn } from './submit.ts';
 import { loadTradeInView } from './view.ts';
 import { at } from '../platform/routing.ts';
@@ -22,7 +23,7 @@ import { at } from '../platform/routing.ts';
 const PRIVATE = { 'cache-control': 'no-store' };
 const referenceParam = z.object({ reference: tradeInReferenceSchema });
 
-/** Per client: sending requests (each may carry 20 MB of photos), looking them up and answering offers, placing swap orders. */
+/** Per client: sending requests (each may carry 8 MB of photos), looking them up and answering offers, placing swap orders. */
 const limited = {
   submit: rateLimit({ name: 'trade_ins.submit', rule: (config) => config.RATE_LIMIT_TRADE_IN }),
   lookup: rateLimit({ name: 'trade_ins.lookup', rule: (config) => config.RATE_LIMIT_LOOKUP }),
@@ -39,15 +40,22 @@ export const TRADE_INS_BASE = '/api/trade-ins';
  */
 export const tradeInsRoute = createRouter()
   // multipart/form-data: the fields as JSON in `request`, photos in `photos` (functions/trade-ins/photos.ts).
+  // The photos are held in memory until they are in R2: each submission holds its size of the
+  // isolate's upload budget meanwhile, and past the budget is told to try again (503).
   .post(at(TRADE_INS_BASE, tradeInApi.submit), limited.submit, async (c) => {
-    const { fields, photos } = await readSubmission(c.req.raw);
-    const parsed = tradeInRequestSchema.safeParse(fields);
-    if (!parsed.success) throw invalidRequest(parsed.error);
-    const user = await sessionUser(c);
-    const tradeIn = await submitTradeIn(c.var.db, c.env.IMAGES, c.var.config, parsed.data, photos, user?.id ?? null);
-    noteReference(c, tradeIn.reference);
-    deliverEmailsLater(c);
-    return reply(c, tradeInApi.submit, { tradeIn }, 201, PRIVATE);
+    const release = holdUploadBytes(c, submissionBytes(c.req.raw));
+    try {
+      const { fields, photos } = await readSubmission(c.req.raw);
+      const parsed = tradeInRequestSchema.safeParse(fields);
+      if (!parsed.success) throw invalidRequest(parsed.error);
+      const user = await sessionUser(c);
+      const tradeIn = await submitTradeIn(c.var.db, c.env.IMAGES, c.var.config, parsed.data, photos, user?.id ?? null);
+      noteReference(c, tradeIn.reference);
+      deliverEmailsLater(c);
+      return reply(c, tradeInApi.submit, { tradeIn }, 201, PRIVATE);
+    } finally {
+      release();
+    }
   })
   .post(at(TRADE_INS_BASE, tradeInApi.lookup), limited.lookup, validate('json', tradeInApi.lookup.body), async (c) => {
     const { reference, email } = c.req.valid('json');

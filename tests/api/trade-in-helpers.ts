@@ -45,14 +45,27 @@ export interface PhotoPart {
   name?: string;
 }
 
-/** Sends a request as the form does: multipart, the fields as JSON in `request`, the photos as `photos`. */
-export function postTradeIn(fields: unknown, photos: PhotoPart[] = [], browser = shopper()) {
+/**
+ * Sends a request as the form does: multipart, the fields as JSON in `request`, the photos as
+ * `photos`, with its Content-Length, as a browser sends a FormData (a Request built here has none).
+ */
+export async function postTradeIn(fields: unknown, photos: PhotoPart[] = [], browser = shopper()) {
   const form = new FormData();
   form.set('request', typeof fields === 'string' ? fields : JSON.stringify(fields));
   for (const [i, p] of photos.entries()) {
     form.append('photos', new File([p.bytes as Uint8Array<ArrayBuffer>], p.name ?? `photo-${i + 1}`, { type: p.type }));
   }
-  return browser.request('/api/trade-ins', { method: 'POST', headers: { origin: browser.origin }, body: form });
+  const encoded = new Response(form);
+  const body = new Uint8Array(await encoded.arrayBuffer());
+  return browser.request('/api/trade-ins', {
+    method: 'POST',
+    headers: {
+      origin: browser.origin,
+      'content-type': encoded.headers.get('content-type')!,
+      'content-length': String(body.byteLength),
+    },
+    body,
+  });
 }
 
 /** Submits a good request (with `photos`) and answers the stored view. */

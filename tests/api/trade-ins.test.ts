@@ -1,6 +1,8 @@
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { sweepOrphanPhotos } from '../../functions/trade-ins/photos.ts';
+import { MAX_SUBMISSION_BYTES, sweepOrphanPhotos } from '../../functions/trade-ins/photos.ts';
+import { UPLOAD_BUDGET_BYTES, UPLOAD_RETRY_AFTER_SECONDS } from '../../functions/platform/upload-budget.ts';
+import { MAX_PHOTO_BYTES, MAX_TRADE_IN_PHOTOS } from '../../src/features/trade-ins/trade-in-rules.ts';
 import { openDb } from '../../functions/platform/db.ts';
 import type { AdminTradeInDetail } from '../../src/features/trade-ins/admin/admin-trade-in-api.ts';
 import type { PlacedOrder } from '../../src/features/orders/order-view.ts';
@@ -214,7 +216,7 @@ describe('photos', () => {
     ],
     ['a PNG sent as a JPEG', 415, 'photos.0', [{ bytes: PNG, type: 'image/jpeg' }]],
     ['an empty file', 400, 'photos.0', [{ bytes: new Uint8Array(0), type: 'image/png' }]],
-    ['a photo over 5 MB', 413, 'photos.0', [{ bytes: big(5 * 1024 * 1024 + 1), type: 'image/jpeg' }]],
+    ['a photo over 2 MB', 413, 'photos.0', [{ bytes: big(MAX_PHOTO_BYTES + 1), type: 'image/jpeg' }]],
   ])('refuses %s (%i, naming %s) and stores nothing', async (_, status, field, photos) => {
     const before = await stored();
     const error = await refusal(await postTradeIn(tradeInFields(), photos), status);
@@ -224,7 +226,7 @@ describe('photos', () => {
 
   it('refuses a body over the whole limit as it streams', async () => {
     const before = await stored();
-    // Every part within its own limit, the body past the whole: 21 MB of junk before the first part.
+    // Every part within its own limit, the body past the whole: a megabyte more junk than that before the first part.
     const boundary = '----gts-padded';
     const junk = new Uint8Array(256 * 1024).fill(0x61);
     const form = new TextEncoder().encode(
@@ -233,7 +235,7 @@ describe('photos', () => {
     let sent = 0;
     const body = new ReadableStream<Uint8Array>({
       pull(controller) {
-        if (sent >= 21 * 1024 * 1024) {
+        if (sent >= MAX_SUBMISSION_BYTES + 1024 * 1024) {
           controller.enqueue(form);
           return controller.close();
         }
@@ -253,11 +255,81 @@ describe('photos', () => {
 
   it('refuses a fifth large photo at its headers, before its bytes (400 naming photos)', async () => {
     const before = await stored();
-    const photos = Array.from({ length: 4 }, () => ({ bytes: big(5 * 1024 * 1024), type: 'image/jpeg' }));
-    photos.push({ bytes: big(1024 * 1024), type: 'image/jpeg' });
+    // The whole body within its limit, so it is the fifth photo's headers that are refused.
+    const photos = Array.from({ length: 4 }, () => ({ bytes: big(1536 * 1024), type: 'image/jpeg' }));
+    photos.push({ bytes: big(512 * 1024), type: 'image/jpeg' });
     const error = await refusal(await postTradeIn(tradeInFields(), photos), 400);
     expect(error.issues?.map((i) => i.field)).toEqual(['photos']);
     expect(await stored()).toEqual(before);
+  });
+
+  it("holds at most the isolate's upload budget: past it a form is told 503 busy with Retry-After, and the forms held still land", async () => {
+    const before = await stored();
+    // Slow senders, as an attacker with many addresses would be: each sends its fields, then waits,
+    // and declares no length, so each holds the most a form may bring.
+    const boundary = '----gts-slow-sender';
+    const encoder = new TextEncoder();
+    const slowSender = () => {
+      let finish!: () => void;
+      let waiting!: () => void;
+      const finished = new Promise<void>((resolve) => {
+        finish = resolve;
+      });
+      const reading = new Promise<void>((resolve) => {
+        waiting = resolve;
+      });
+      let pulls = 0;
+      const body = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          if (++pulls === 1) {
+            controller.enqueue(
+              encoder.encode(
+                `--${boundary}\r\ncontent-disposition: form-data; name="request"\r\n\r\n${JSON.stringify(tradeInFields())}\r\n`,
+              ),
+            );
+            return;
+          }
+          waiting(); // the Worker read the fields and asks for more: its bytes are held
+          await finished;
+          controller.enqueue(encoder.encode(`--${boundary}--\r\n`));
+          controller.close();
+        },
+      });
+      const response = shopper().request('/api/trade-ins', {
+        method: 'POST',
+        headers: { origin: 'http://localhost:8787', 'content-type': `multipart/form-data; boundary=${boundary}` },
+        body,
+      });
+      return { finish, reading, response };
+    };
+    const fit = Math.floor(UPLOAD_BUDGET_BYTES / MAX_SUBMISSION_BYTES);
+    // A shopper's full form: 4 photos of the largest size.
+    const fullForm = Array.from({ length: MAX_TRADE_IN_PHOTOS }, () => ({ bytes: big(MAX_PHOTO_BYTES), type: 'image/jpeg' }));
+    /** The full form beside the slow ones is told to wait; a small one still fits, since a form holds what it declares. */
+    async function fullFormIsToldToWait() {
+      expect(MAX_TRADE_IN_PHOTOS * MAX_PHOTO_BYTES).toBeGreaterThan(UPLOAD_BUDGET_BYTES - fit * MAX_SUBMISSION_BYTES);
+      const busy = await postTradeIn(tradeInFields(), fullForm);
+      expect(busy.headers.get('retry-after')).toBe(String(UPLOAD_RETRY_AFTER_SECONDS));
+      const error = await refusal(busy, 503);
+      expect(error.code).toBe('busy');
+      expect(error.message).toMatch(/wait \d+ seconds and send the form again; nothing was saved/);
+      // What it declares is what it holds: a small form still fits.
+      const small = await submitted(tradeInFields(), [{ bytes: PNG, type: 'image/png' }]);
+      expect(small.photos).toBe(1);
+    }
+    const senders = Array.from({ length: fit }, slowSender);
+    try {
+      await Promise.all(senders.map((s) => s.reading));
+      await fullFormIsToldToWait();
+    } finally {
+      // The slow forms end and land; their bytes are given back, and the full form is taken.
+      for (const sender of senders) sender.finish();
+    }
+    for (const sender of senders) expect((await sender.response).status).toBe(201);
+    expect((await submitted(tradeInFields(), fullForm)).photos).toBe(MAX_TRADE_IN_PHOTOS);
+    const after = await stored();
+    expect(after.requests - before.requests).toBe(fit + 2);
+    expect(after.objects - before.objects).toBe(1 + MAX_TRADE_IN_PHOTOS);
   });
 
   it('takes JPEG, PNG and WebP, and serves each to admins only, with its type', async () => {

@@ -435,7 +435,8 @@ function tradeInForm(form: HTMLFormElement) {
       showDone(tradeIn.reference, tradeIn.contact.email);
     } catch (error) {
       if (!(error instanceof ApiRequestError) || error.code === 'network' || error.status >= 500) {
-        message.textContent = SEND_FAILED;
+        // 503 `busy`: too many photos arriving at once; its message says how long to wait.
+        message.textContent = error instanceof ApiRequestError && error.code === 'busy' ? error.message : SEND_FAILED;
         return;
       }
       // The Worker's issues onto the fields; the rest in the message.

@@ -29,7 +29,11 @@ export const CONDITION_QUESTIONS = {
 } as const;
 export type ConditionQuestion = keyof typeof CONDITION_QUESTIONS;
 
-/** Photos: up to this many, each at most MAX_PHOTO_BYTES, a JPEG, PNG or WebP (checked by content). */
+/**
+ * Photos: up to this many, each at most MAX_PHOTO_BYTES, a JPEG, PNG or WebP (checked by content).
+ * The form sends a phone's photo at 1600 px, a few hundred KB (photos.browser.ts); 2 MB leaves
+ * room for a photo it could not make smaller, and keeps a whole form to 8 MB in the Worker's memory.
+ */
 export const MAX_TRADE_IN_PHOTOS = 4;
-export const MAX_PHOTO_BYTES = 5 * 1024 * 1024;
+export const MAX_PHOTO_BYTES = 2 * 1024 * 1024;
 export const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
