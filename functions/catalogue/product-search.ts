@@ -412,3 +412,29 @@ export async function categoriesOnSale(d1: D1Queries): Promise<string[]> {
     .all<{ category: string }>();
   return results.map((r) => r.category);
 }
+
+/** A brand on sale, for /brands: how many of its products are on sale, and in which categories. */
+export interface BrandOnSale {
+  brand: string;
+  products: number;
+  categories: string[];
+}
+
+/**
+ * The brands with products on sale, most products first, then by name, for /brands (rendered by
+ * the Worker, so an admin's new product, brand or archive shows there as it does in the
+ * listing): from the counts kept per category and brand (product_facets), one row per facet.
+ */
+export async function brandsOnSale(d1: D1Queries): Promise<BrandOnSale[]> {
+  const { results } = await d1
+    .prepare('SELECT brand, category, sum(products) AS products FROM product_facets WHERE products > 0 GROUP BY brand, category')
+    .all<{ brand: string; category: string; products: number }>();
+  const brands = new Map<string, BrandOnSale>();
+  for (const row of results) {
+    const brand = brands.get(row.brand) ?? { brand: row.brand, products: 0, categories: [] };
+    brand.products += row.products;
+    brand.categories.push(row.category);
+    brands.set(row.brand, brand);
+  }
+  return [...brands.values()].sort((a, b) => b.products - a.products || a.brand.localeCompare(b.brand));
+}

@@ -9,6 +9,7 @@ import type { Browser } from './account-helpers.ts';
 import { signedInAdmin, signedInCustomer, send } from './admin-helpers.ts';
 import { api, checkAnswer, type ErrorJson, postJson } from './client.ts';
 import { placeOrder } from './orders-helpers.ts';
+import { brandsOnSale } from '../../functions/catalogue/product-search.ts';
 
 /**
  * The admin's catalogue API (functions/catalogue/admin-routes.ts) through the real Worker and
@@ -462,6 +463,26 @@ describe('admin products: delete', () => {
     expect(audit.map((a) => a.action)).toEqual(['create', 'delete']);
     expect(audit[1]!.changes.name).toEqual({ from: created.form.name, to: null });
     expect((await remove(created.id)).status).toBe(404);
+  });
+
+  it("/brands follows D1: a brand's first products put it there with their categories; an archive or a delete of its last takes it off", async () => {
+    const brand = 'DJI';
+    const listed = async () => (await brandsOnSale(env.DB)).find((b) => b.brand === brand);
+    expect(await listed(), 'the seeded catalogue should have no DJI product').toBeUndefined();
+    const drone = await create(simpleProduct({ brand, category: 'drones', name: `Mini Drone ${uniqueWord()}` }));
+    const camera = await create(simpleProduct({ brand, category: 'cameras', name: `Pocket Camera ${uniqueWord()}` }));
+    const shown = await listed();
+    expect({ ...shown, categories: shown?.categories.toSorted() }).toEqual({
+      brand,
+      products: 2,
+      categories: ['cameras', 'drones'],
+    });
+    // An order names the camera, so deleting it archives it; the drone is erased.
+    await placeOrder({ lines: [{ productId: camera.id, variant: '', quantity: 1, price: 2_500_050 }] });
+    expect((await (await remove(camera.id)).json<{ outcome: string }>()).outcome).toBe('archived');
+    expect(await listed()).toEqual({ brand, products: 1, categories: ['drones'] });
+    expect((await remove(drone.id)).status).toBe(200);
+    expect(await listed()).toBeUndefined();
   });
 
   it('a product orders name is archived: gone from the shop, search and checkout, its order still reads', async () => {

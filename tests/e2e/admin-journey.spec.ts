@@ -176,6 +176,10 @@ test('the admin adds a product with an uploaded image, and a shopper finds it an
     expect(served.status()).toBe(200);
     expect(served.headers()['content-type']).toBe('image/png');
     expect(Buffer.compare(await served.body(), png)).toBe(0);
+    // …and /brands, rendered from D1, lists its brand with its category (the build had no DJI).
+    await shopper.goto('/brands');
+    const brand = shopper.getByRole('link', { name: /^DJI \d+ products?\b.*\bDrones\b/ });
+    await expect(brand).toHaveAttribute('href', '/products?brand=DJI');
     await shopper.context().close();
   } finally {
     if (id) removeProduct(db, id);
