@@ -62,7 +62,7 @@ function confirmedPayment(
 ): OrderMoveColumns {
   const received = nairaToKobo(body.amountReceivedNaira);
   if (received < order.total) {
-    const message = `Less than the order's total of ${formatNaira(order.total, { compact: false })}: confirm the payment only once the full amount has arrived.`;
+    const message = `Less than the order's total of ${formatNaira(order.total)}: confirm the payment only once the full amount has arrived.`;
     throw new ApiError(400, 'invalid_request', `The request is not valid: check amountReceivedNaira.`, [
       { field: 'amountReceivedNaira', message },
     ]);

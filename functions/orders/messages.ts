@@ -99,7 +99,7 @@ export function statusChangeEmail(
   /** An admin's cancel: the reason they gave, told to the shopper. */
   { reason }: { reason?: string } = {},
 ): EmailMessage<OrderEmailKind> {
-  const badge = statusBadge(status);
+  const badge = statusBadge(status, { ownAccount: order.payment?.ownAccount });
   const why = status === 'cancelled' ? reason?.replace(/[\p{C}\p{Z}]+/gu, ' ').trim() : undefined;
   const extra = status === 'shipped' ? shipmentNews(order) : why ? `Reason: ${why}` : undefined;
   return compose(

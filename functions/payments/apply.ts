@@ -151,9 +151,9 @@ async function judge(
     await db.update(providerPayments).set({ outcome, refund }).where(eq(providerPayments.id, paymentId));
     return { outcome, refund };
   };
-  const note = `${formatNaira(payment.amount, { compact: false })} received by transfer${
+  const note = `${formatNaira(payment.amount)} received by transfer${
     payment.reference ? ` (reference ${payment.reference})` : ''
-  }; ${formatNaira(paidAfter, { compact: false })} of ${formatNaira(order.total, { compact: false })} in all.`;
+  }; ${formatNaira(paidAfter)} of ${formatNaira(order.total)} in all.`;
 
   const move = async (event: 'confirm_payment' | 'accept_late_payment', outcome: PaymentOutcome) => {
     try {

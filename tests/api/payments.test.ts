@@ -118,9 +118,13 @@ describe('an order with its own account', () => {
       headers: { authorization: `Bearer ${placed.accessToken}`, origin: 'http://localhost:8787' },
     });
     expect(reported.status, await reported.clone().text()).toBe(200);
-    const news = (await emailsOf(placed.order.number)).at(-1)!.text;
-    expect(news).toContain("Your order is marked paid by itself as soon as the transfer reaches this order's account");
-    expect(news).not.toContain('with our bank');
+    const email = (await emailsOf(placed.order.number)).at(-1)!;
+    expect(email.subject).toBe(
+      `Your GTS order ${placed.order.number}: payment reported, waiting for the transfer to reach its account`,
+    );
+    expect(email.text).toContain("Your order is marked paid by itself as soon as the transfer reaches this order's account");
+    expect(email.text).not.toContain('with our bank');
+    expect(email.text).not.toContain('for us to confirm');
   });
 
   it('keeps the shared account when no provider is configured, and when the provider cannot be reached', async () => {

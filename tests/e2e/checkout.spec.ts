@@ -133,7 +133,11 @@ test('a shopper checks out by bank transfer, reports the payment and tracks the 
   const status = result.getByText('Processing', { exact: true });
   await expect(status).toHaveAttribute('data-tone', 'yellow');
   await expect(status).toHaveCSS('background-color', 'rgb(254, 249, 195)');
-  await expect(result).toContainText('Payment reported, waiting for us to confirm the transfer');
+  // Its own account confirms the transfer when it lands: nobody at the store is waited for.
+  await expect(result).toContainText('Payment reported, waiting for the transfer to reach its account');
+  await expect(result).toContainText("It confirms itself the moment it reaches this order's account");
+  await expect(result).not.toContainText('for us to confirm');
+  await expect(result).not.toContainText('We are checking our account');
   await expect(result).toContainText('Anker 735 Charger (GaNPrime 65W)');
   await expect(result).toContainText('₦130,500');
   // The number the courier will call, as the shopper wrote it.

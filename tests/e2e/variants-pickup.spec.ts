@@ -82,13 +82,24 @@ test('the 512GB iPhone costs its own price, on the page, in the cart and in the 
     'href',
     `/track?order=${reference}`,
   );
-  // Copy copies the number and says Copied. A redraw of the empty cart (the connection drops and
-  // comes back) keeps the notice as it is, not a fresh one that has forgotten it.
+  // The test servers run the payments stand-in: the order has its own account, whose transfer
+  // confirms itself (no reference to quote, nobody at the bank to wait for).
+  await expect(notice.getByText("Your transfer confirms itself when it reaches this order's own account")).toBeVisible();
+  await expect(notice.getByText('confirm it with our bank')).toBeHidden();
+  await expect(notice.getByRole('button', { name: 'Copy order number' })).toBeHidden();
+  const accountNumber = db.query<{ account_number: string }>(
+    `select account_number from payment_accounts where order_id = (select id from orders where number = '${reference}')`,
+  )[0]!.account_number;
+  await expect(
+    notice.getByText(`transfer the amount to Wema Bank (stand-in), GTS Electronics Checkout, account number ${accountNumber}.`),
+  ).toBeVisible();
+  // Copy copies the account number and says Copied. A redraw of the empty cart (the connection
+  // drops and comes back) keeps the notice as it is, not a fresh one that has forgotten it.
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-  const copy = notice.getByRole('button', { name: 'Copy order number' });
+  const copy = notice.getByRole('button', { name: 'Copy account number' });
   await copy.click();
   await expect(copy).toContainText('Copied');
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(reference);
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(accountNumber);
   await notice.evaluate((element) => element.setAttribute('data-seen', ''));
   const offlineNotice = page.getByText('You are offline — prices may have changed');
   await page.context().setOffline(true);

@@ -73,7 +73,8 @@ function OrderCard({ order }: { order: OrderView }) {
         <OrderStatusBadge status={order.status} />
       </header>
       <p className="muted">
-        Placed {formatLagosTime(order.createdAt)} · {statusText(order.status, { capital: true })}
+        Placed {formatLagosTime(order.createdAt)} ·{' '}
+        {statusText(order.status, { capital: true, ownAccount: order.payment?.ownAccount })}
       </p>
       <OrderPaymentInfo order={order} className="account-order__payment" />
       <h3>Items</h3>

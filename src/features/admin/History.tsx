@@ -72,7 +72,7 @@ const KOBO_FIELDS = new Set(['paymentReceived', 'offer']);
 
 function shown(field: string, value: unknown): string {
   if (value === null || value === undefined || value === '') return '—';
-  if (typeof value === 'number' && KOBO_FIELDS.has(field)) return formatNaira(value, { compact: false });
+  if (typeof value === 'number' && KOBO_FIELDS.has(field)) return formatNaira(value);
   if (typeof value === 'string') return value;
   return JSON.stringify(value);
 }

@@ -378,10 +378,14 @@ function lastOrderView(order: NonNullable<ReturnType<typeof lastOrderToShow>>): 
   fill('bank', order.bankName);
   fill('account-name', order.accountName);
   fill('account-number', order.accountNumber);
+  // An order with its own account confirms itself (decision 023); the shared account's needs the reference.
+  view.querySelector<HTMLElement>('[data-last="shared-account"]')!.hidden = order.ownAccount;
+  view.querySelector<HTMLElement>('[data-last="own-account"]')!.hidden = !order.ownAccount;
   const pickup = view.querySelector<HTMLElement>('[data-last="pickup"]');
   if (pickup) pickup.hidden = order.deliveryMethod !== 'pickup';
   view.querySelector('[data-last="track"]')?.setAttribute('href', `/track?order=${encodeURIComponent(order.number)}`);
-  view.querySelector('[data-copy]')?.setAttribute('data-copy', order.number);
+  view.querySelector('[data-last="shared-account"] [data-copy]')?.setAttribute('data-copy', order.number);
+  view.querySelector('[data-last="own-account"] [data-copy]')?.setAttribute('data-copy', order.accountNumber);
   return view;
 }
 

@@ -186,10 +186,17 @@ export function OrderPaymentInfo({ order, className }: { order: OrderView; class
   return (
     <div className={className}>
       <h3>Your transfer</h3>
-      <p>
-        You told us you paid. We are checking our account for it; if we cannot find it by {formatLagosTime(order.expiresAt)}, the
-        order expires. This is where it should have gone:
-      </p>
+      {payment.ownAccount ? (
+        <p>
+          You told us you paid. It confirms itself the moment it reaches this order's account; if it has not arrived by{' '}
+          {formatLagosTime(order.expiresAt)}, the order expires. This is where it should have gone:
+        </p>
+      ) : (
+        <p>
+          You told us you paid. We are checking our account for it; if we cannot find it by {formatLagosTime(order.expiresAt)},
+          the order expires. This is where it should have gone:
+        </p>
+      )}
       <BankTransferDetails payment={payment} />
     </div>
   );

@@ -16,7 +16,8 @@ export default function TrackedOrder({ order }: { order: OrderView }) {
         <OrderStatusBadge status={order.status} />
       </header>
       <p className="muted">
-        Placed {formatLagosTime(order.createdAt)} · {statusText(order.status, { capital: true })}
+        Placed {formatLagosTime(order.createdAt)} ·{' '}
+        {statusText(order.status, { capital: true, ownAccount: order.payment?.ownAccount })}
       </p>
       <OrderPaymentInfo order={order} className="track__payment" />
       <h3>Items</h3>
@@ -39,7 +40,8 @@ export default function TrackedOrder({ order }: { order: OrderView }) {
       <ol className="track__history">
         {order.history.map((h) => (
           <li key={`${h.status}-${h.at}`}>
-            <span>{statusText(h.status, { capital: true })}</span> <span className="muted">{formatLagosTime(h.at)}</span>
+            <span>{statusText(h.status, { capital: true, ownAccount: order.payment?.ownAccount })}</span>{' '}
+            <span className="muted">{formatLagosTime(h.at)}</span>
           </li>
         ))}
       </ol>

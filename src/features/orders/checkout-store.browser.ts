@@ -1,7 +1,19 @@
 import { persistentAtom } from '@nanostores/persistent';
 // Light checks, not zod: this store loads with /track and the cart, and any zod schema brings
 // zod's ~17 KB core (decision 004).
-import { array, type Infer, int, nullable, object, oneOf, optional, orElse, string } from '../../lib/light-schema.ts';
+import {
+  array,
+  boolean,
+  type Infer,
+  int,
+  nullable,
+  object,
+  oneOf,
+  optional,
+  orElse,
+  string,
+  withDefault,
+} from '../../lib/light-schema.ts';
 
 /**
  * What the checkout remembers in this browser: the idempotency key of the current
@@ -118,6 +130,8 @@ const lastOrderSchema = orElse(
       bankName: string(),
       accountName: string(),
       accountNumber: string(),
+      /** The order's own account (decision 023): its transfer confirms itself. Absent in what older versions kept. */
+      ownAccount: withDefault(boolean(), false),
       finishedAt: string(),
     }),
   ),

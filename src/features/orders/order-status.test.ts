@@ -9,6 +9,7 @@ import {
   ORDER_STATUSES,
   showsPaymentDetails,
   statusBadge,
+  statusText,
   type OrderStatus,
 } from './order-status.ts';
 
@@ -167,6 +168,23 @@ describe('statusBadge', () => {
       'Payment reported, waiting for us to confirm the transfer',
       'Paid, being packed',
     ]);
+  });
+
+  it('does not say "us" for a transfer into the order\'s own account, which confirms itself; other states read the same', () => {
+    const own = (['awaiting_payment', 'payment_reported', 'paid'] as const).map(
+      (s) => statusBadge(s, { ownAccount: true }).detail,
+    );
+    expect(own).toEqual([
+      'Awaiting payment',
+      'Payment reported, waiting for the transfer to reach its account',
+      'Paid, being packed',
+    ]);
+    expect(statusText('payment_reported', { ownAccount: true })).toBe(
+      'payment reported, waiting for the transfer to reach its account',
+    );
+    expect(statusText('payment_reported', { ownAccount: false })).toBe(
+      'payment reported, waiting for us to confirm the transfer',
+    );
   });
 });
 

@@ -150,7 +150,10 @@ export type StatusTone = 'green' | 'blue' | 'yellow' | 'red' | 'grey';
  * The spec's labels and colours: Delivered green, Shipped blue, Processing yellow
  * (awaiting payment, payment reported, paid), Cancelled red, anything else grey.
  */
-export function statusBadge(status: OrderStatus): { label: string; tone: StatusTone; detail: string } {
+export function statusBadge(
+  status: OrderStatus,
+  { ownAccount = false } = {},
+): { label: string; tone: StatusTone; detail: string } {
   switch (status) {
     case 'delivered':
       return { label: 'Delivered', tone: 'green', detail: 'Delivered' };
@@ -159,7 +162,7 @@ export function statusBadge(status: OrderStatus): { label: string; tone: StatusT
     case 'awaiting_payment':
     case 'payment_reported':
     case 'paid':
-      return { label: 'Processing', tone: 'yellow', detail: statusText(status, { capital: true }) };
+      return { label: 'Processing', tone: 'yellow', detail: statusText(status, { capital: true, ownAccount }) };
     case 'cancelled':
       return { label: 'Cancelled', tone: 'red', detail: 'Cancelled' };
     case 'expired':
@@ -178,8 +181,17 @@ const TEXT: Record<OrderStatus, string> = {
   expired: 'expired',
 };
 
-export function statusText(status: OrderStatus, { capital = false } = {}): string {
-  const text = TEXT[status];
+/**
+ * An order paid into its own account (decision 023) confirms itself when the money lands: nobody
+ * at the store checks a reported transfer, so its words do not say "us".
+ */
+const OWN_ACCOUNT_TEXT: Partial<Record<OrderStatus, string>> = {
+  payment_reported: 'payment reported, waiting for the transfer to reach its account',
+};
+
+/** The status in words; `ownAccount` for an order with its own account (its `payment.ownAccount`). */
+export function statusText(status: OrderStatus, { capital = false, ownAccount = false } = {}): string {
+  const text = (ownAccount ? OWN_ACCOUNT_TEXT[status] : undefined) ?? TEXT[status];
   return capital ? text[0]!.toUpperCase() + text.slice(1) : text;
 }
 

@@ -140,6 +140,7 @@ export function useCheckout({ items, onClose, onCartOutdated }: Options) {
         bankName: order.payment?.bankName ?? '',
         accountName: order.payment?.accountName ?? '',
         accountNumber: order.payment?.accountNumber ?? '',
+        ownAccount: order.payment?.ownAccount ?? false,
       });
     }
     clearCart();
