@@ -150,6 +150,27 @@ export function guardUnpaidHolds(db: Db, config: Config, order: OrderRow, now: D
 const HOLD_MORE = `pay for or cancel your unpaid order first (from its tracking page), or contact us on ${STORE.phone} to order more`;
 
 /**
+ * How many more units of a product (or variant) one more unpaid order may hold now: `most` all
+ * unpaid orders together may hold (mostHeld), `held` what they hold, `free` the difference.
+ * The refusal below words it; the cart's quote (quote.ts) says it before checkout.
+ */
+export async function holdRoom(
+  db: Db,
+  config: Config,
+  line: { productId: string; variant: string },
+  now: Date,
+): Promise<{ held: number; most: number; free: number }> {
+  const [row] = await db.all<{ held: number; most: number }>(
+    sql`SELECT held, ${mostHeld(sql`held`, sql`shelf`, config)} AS most FROM (SELECT
+          ${unitsHeldOf('ml', now)} AS held, ${unitsOnShelf('ml')} AS shelf
+          FROM (SELECT ${line.productId} AS product_id, ${line.variant} AS variant_id) ml)`,
+  );
+  const held = Number(row?.held ?? 0);
+  const most = Number(row?.most ?? 0);
+  return { held, most, free: Math.max(0, most - held) };
+}
+
+/**
  * Why a batch guardUnpaidHolds() broke was refused, read after D1 rolled it back, as the answer
  * the shopper sees: 409 `unpaid_limit` naming the contact field, or `product_hold_limit` naming
  * each line past its product's share. Undefined when nothing is over any more (an order paid or
@@ -185,14 +206,7 @@ export async function unpaidHoldRefusal(
   const issues = [];
   let othersHold = false;
   for (const [i, line] of lines.entries()) {
-    const [row] = await db.all<{ held: number; most: number }>(
-      sql`SELECT held, ${mostHeld(sql`held`, sql`shelf`, config)} AS most FROM (SELECT
-            ${unitsHeldOf('ml', now)} AS held, ${unitsOnShelf('ml')} AS shelf
-            FROM (SELECT ${line.productId} AS product_id, ${line.variant} AS variant_id) ml)`,
-    );
-    const held = Number(row?.held ?? 0);
-    const most = Number(row?.most ?? 0);
-    const free = Math.max(0, most - held);
+    const { held, most, free } = await holdRoom(db, config, line, now);
     if (line.quantity > free) {
       const name = line.variantLabel ? `${line.name} (${line.variantLabel})` : line.name;
       othersHold ||= held > 0;

@@ -5,7 +5,7 @@ import type { Db } from '../platform/db.ts';
 import { loadPricingProducts } from '../catalogue/products.ts';
 import { ApiError, type FieldIssue } from '../platform/errors.ts';
 import type { Config } from '../env.ts';
-import { enforceOrderLimits } from './limits.ts';
+import { enforceOrderLimits, holdRoom } from './limits.ts';
 
 /**
  * An order's lines priced from D1 with the pure priceOrder(): the cart's live check
@@ -22,10 +22,45 @@ export async function quoteLines(db: Db, lines: PlaceOrder['lines'], delivery: D
   );
 }
 
-/** The cart's live check (POST /api/orders/quote): within the order limits, then each line priced from D1 with what (if anything) stops it. */
-export async function quoteCart(db: Db, config: Config, lines: PlaceOrder['lines']): Promise<Quote> {
+/**
+ * The cart's live check (POST /api/orders/quote): within the order limits, then each line priced
+ * from D1 with what (if anything) stops it, the hoarding limit included: a line in stock asking
+ * for more than unpaid orders may hold now (2 of a product's last 2, say) is told so here, on the
+ * cart, rather than at Place Order (which the batch's guard refuses the same way).
+ */
+export async function quoteCart(db: Db, config: Config, lines: PlaceOrder['lines'], now = new Date()): Promise<Quote> {
   enforceOrderLimits(config, lines);
-  return quoteLines(db, lines);
+  const quote = await quoteLines(db, lines);
+  const asked = new Map<string, number>();
+  const checked = [];
+  for (const line of quote.lines) {
+    if (line.problem && line.problem.kind !== 'price_changed') {
+      checked.push(line);
+      continue;
+    }
+    const key = `${line.productId}\u0000${line.variant}`;
+    const before = asked.get(key) ?? 0;
+    asked.set(key, before + line.quantity);
+    const { held, most, free } = await holdRoom(db, config, line, now);
+    const room = Math.max(0, free - before);
+    if (line.quantity <= room) {
+      checked.push(line);
+      continue;
+    }
+    const name = line.variantLabel ? `${line.name} (${line.variantLabel})` : line.name;
+    const message =
+      held === 0
+        ? `At most ${most} of ${name} can wait in an unpaid order at a time`
+        : room === 0
+          ? `${name} is held by other unpaid orders right now`
+          : `Only ${room} more of ${name} can be ordered before the orders holding it are paid`;
+    checked.push({
+      ...line,
+      available: Math.min(line.available, room),
+      problem: { kind: 'hold_limit' as const, message, available: room },
+    });
+  }
+  return { ...quote, lines: checked, ok: checked.every((l) => !l.problem) };
 }
 
 /** Turns a quote's problems into the API's answer: the shopper's mistake (400) or the shop's state (409). */

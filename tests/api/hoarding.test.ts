@@ -7,6 +7,7 @@ import { changeOrderStatus, reloadOrder } from '../../functions/orders/move.ts';
 import { placeOrder as placeOrderInD1 } from '../../functions/orders/place.ts';
 import { placeOrderSchema } from '../../src/features/orders/checkout.ts';
 import type { OrderView, PlacedOrder } from '../../src/features/orders/order-view.ts';
+import type { Quote } from '../../src/features/orders/pricing.ts';
 import type { ErrorJson } from './client.ts';
 import { emailsOf, line, newKey, orderRow, rowCounts, setStock, stockOf } from './orders-helpers.ts';
 import { callWith, envWith } from './with-env.ts';
@@ -148,6 +149,44 @@ describe('the finding, scaled down: strangers cannot hold more than half of a pr
     await setStock('lg-65-oled-evo-c5', 3);
     await placed(await order(LIMITS, stranger(), [await line('lg-65-oled-evo-c5', 1)]));
     await refused(await order(LIMITS, stranger(), [await line('lg-65-oled-evo-c5', 1)]), 'product_hold_limit');
+  });
+});
+
+describe("the cart's quote says the hold limit before checkout", () => {
+  /** POST /api/orders/quote for `quantity` of `id`, with `vars`. */
+  async function quote(vars: Record<string, string>, id: string, quantity: number): Promise<Quote> {
+    const response = await callWith(vars, '/orders/quote', { body: { lines: [await line(id, quantity)] } });
+    expect(response.status, await response.clone().text()).toBe(200);
+    return response.json();
+  }
+
+  it('at 2 units, a quote for both says 1 can wait unpaid; once another order holds one, none more; as Place Order does', async () => {
+    const id = 'samsung-75-crystal-uhd-du8000';
+    await setStock(id, 2);
+    const both = await quote(LIMITS, id, 2);
+    expect(both.ok).toBe(false);
+    expect(both.lines[0]!.problem).toEqual({
+      kind: 'hold_limit',
+      available: 1,
+      message: expect.stringMatching(/^At most 1 of .+ can wait in an unpaid order at a time$/),
+    });
+    expect(both.lines[0]!.available).toBe(1);
+    // Place Order refuses the same quantity, with the same words.
+    const refusal = await refused(await order(LIMITS, stranger(), [await line(id, 2)]), 'product_hold_limit');
+    expect(refusal.issues?.[0]?.message).toMatch(/^At most 1 of .+ at a time$/);
+    expect((await quote(LIMITS, id, 1)).ok).toBe(true);
+
+    await placed(await order(LIMITS, stranger(), [await line(id, 1)]));
+    const held = await quote(LIMITS, id, 1);
+    expect(held.ok).toBe(false);
+    expect(held.lines[0]!.problem).toEqual({
+      kind: 'hold_limit',
+      available: 0,
+      message: expect.stringMatching(/is held by other unpaid orders right now$/),
+    });
+    await refused(await order(LIMITS, stranger(), [await line(id, 1)]), 'product_hold_limit');
+    // Without the share limit (a store that sets it to 1), the same cart is only short of stock.
+    expect((await quote(CONTACT_ONLY, id, 1)).ok).toBe(true);
   });
 });
 

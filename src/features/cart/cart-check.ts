@@ -17,6 +17,7 @@ const problemKinds = [
   'unknown_variant',
   'price_changed',
   'insufficient_stock',
+  'hold_limit',
 ] as const satisfies readonly LineProblem['kind'][];
 
 const checkedLineSchema = object({
@@ -57,6 +58,11 @@ export function blocksCheckout(problem: { kind: LineProblemKind } | undefined): 
 export function lineProblemText(kind: LineProblemKind, available: number): string {
   if (kind === 'insufficient_stock') {
     return available === 0 ? 'Sold out. Remove it to check out.' : `Only ${available} left. Lower the quantity to check out.`;
+  }
+  if (kind === 'hold_limit') {
+    return available === 0
+      ? 'Held by other unpaid orders right now. Remove it to check out, or try again in a few hours.'
+      : `Only ${available} can be ordered until this order is paid. Lower the quantity to check out, and order the rest once it is paid.`;
   }
   return 'No longer available. Remove it to check out.';
 }

@@ -25,6 +25,12 @@ export const lineProblemSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('unknown_variant'), message: z.string() }),
   z.object({ kind: z.literal('price_changed'), message: z.string(), price: kobo }),
   z.object({ kind: z.literal('insufficient_stock'), message: z.string(), available: z.number().int() }),
+  /**
+   * In stock, but more than unpaid orders may hold of it now (the hoarding limit,
+   * functions/orders/limits.ts): `available` can be ordered until the orders holding it are paid.
+   * Only the cart's quote says it; placing the order is refused the same way.
+   */
+  z.object({ kind: z.literal('hold_limit'), message: z.string(), available: z.number().int() }),
 ]);
 export type LineProblem = z.infer<typeof lineProblemSchema>;
 export type LineProblemKind = LineProblem['kind'];
