@@ -203,6 +203,51 @@ test('when the order cannot be sent, the shopper sees the spec toast and stays o
   await expect(checkout(page).getByLabel('Full name')).toHaveValue('Ada Obi');
 });
 
+test('what the shopper typed at checkout comes back after a reload and Back, in this tab only, and goes with the finished order', async ({
+  page,
+}) => {
+  await putInCart(page, 'anker-735-charger-ganprime-65w', 'Anker 735 Charger (GaNPrime 65W)');
+  await openCart(page);
+  await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
+  await fillDetails(page, 'draft.keeper@example.com');
+  const typed = async () => {
+    await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
+    const dialog = checkout(page);
+    await expect(dialog.getByLabel('Full name')).toHaveValue('Ada Obi');
+    await expect(dialog.getByLabel('Email')).toHaveValue('draft.keeper@example.com');
+    await expect(dialog.getByLabel('Phone number')).toHaveValue('0803 123 4567');
+    await expect(dialog.getByLabel('Delivery address')).toHaveValue('12 Allen Avenue');
+    await expect(dialog.getByLabel('City')).toHaveValue('Ikeja');
+    await expect(dialog.getByLabel('State')).toHaveValue('Lagos');
+  };
+  await page.reload();
+  await islandsHydrated(page);
+  await typed();
+  await page.goto('/products');
+  await page.goBack();
+  await islandsHydrated(page);
+  await typed();
+
+  // Another tab of the same browser starts empty: the details are this visit's, not the device's.
+  const other = await page.context().newPage();
+  await openCart(other);
+  await other.getByRole('button', { name: 'Proceed to Checkout' }).click();
+  await expect(checkout(other).getByLabel('Full name')).toHaveValue('');
+  await expect(checkout(other).getByLabel('Email')).toHaveValue('');
+  await other.close();
+
+  // The order finished, the draft goes: the next checkout starts empty.
+  await checkout(page).getByRole('button', { name: 'Place Order' }).click();
+  await checkout(page).getByRole('button', { name: 'I Have Made Payment' }).click();
+  await expect(checkout(page)).toBeHidden({ timeout: 8_000 });
+  expect(await page.evaluate(() => sessionStorage.getItem('gtsCheckoutDraft'))).toBeNull();
+  await putInCart(page, 'anker-735-charger-ganprime-65w', 'Anker 735 Charger (GaNPrime 65W)');
+  await openCart(page);
+  await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
+  await expect(checkout(page).getByLabel('Full name')).toHaveValue('');
+  await expect(checkout(page).getByLabel('Email')).toHaveValue('');
+});
+
 test('a changed price and a sold-out item show on the cart before checkout', async ({ page, db }) => {
   await putInCart(page, 'apple-airpods-pro-3', 'Apple AirPods Pro 3');
   await putInCart(page, 'jbl-flip-7', 'JBL Flip 7 Portable Bluetooth Speaker');

@@ -23,6 +23,7 @@ import {
   forgetLastOrder,
   rememberOrder,
 } from './checkout-store.browser.ts';
+import { forgetCheckoutDraft, readCheckoutDraft, saveCheckoutDraft } from './checkout-draft.browser.ts';
 import { formatNigerianPhone } from './nigeria.ts';
 import type { PlacedOrder } from './order-view.ts';
 import { useOrderWatch } from './use-order-watch.browser.ts';
@@ -125,6 +126,16 @@ export function useCheckout({ items, onClose, onCartOutdated }: Options) {
       () => undefined,
     );
   };
+  // What this tab typed before (a reload, Back), kept as typed: marked dirty, so the profile's
+  // details (prefill, next) fill only the fields it left empty. Every change is kept again.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, as the dialog first opens
+  useEffect(() => {
+    for (const [field, value] of Object.entries(readCheckoutDraft())) {
+      form.setValue(field as keyof CustomerInput, value as CustomerInput[keyof CustomerInput], { shouldDirty: true });
+    }
+    const kept = form.watch((values) => saveCheckoutDraft(values));
+    return () => kept.unsubscribe();
+  }, []);
   // The dialog mounts when the shopper first opens it, and stays mounted (with what was typed) after.
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, as the dialog first opens
   useEffect(prefill, []);
@@ -146,6 +157,7 @@ export function useCheckout({ items, onClose, onCartOutdated }: Options) {
     clearCart();
     finishCheckoutAttempt();
     form.reset(NO_DETAILS);
+    forgetCheckoutDraft();
     prefill();
   };
 
