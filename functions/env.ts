@@ -120,10 +120,7 @@ const configSchema = z
      * Tests only: "true" points Google sign-in at an offline stand-in for Google's authorize,
      * token and userinfo endpoints (functions/accounts/google-standin.ts). Never set it in production.
      */
-    AUTH_GOOGLE_STANDIN: z
-      .union([z.boolean(), z.string()])
-      .optional()
-      .transform((value) => value === true || (typeof value === 'string' && value.trim() === 'true')),
+    AUTH_GOOGLE_STANDIN: z.union([z.boolean(), z.string()]).optional().transform(isOn),
     /** HTTP e-mail API (Resend-compatible: POST JSON {from,to,subject,text,html} with a Bearer key). Unset: e-mails stay in the outbox and are logged. */
     EMAIL_API_URL: z
       .url()
@@ -143,10 +140,7 @@ const configSchema = z
      * its API (functions/payments/paystack-standin.ts) and serves POST /api/test/paystack/pay, which
      * "pays" an order's account by sending the signed webhook. Never set it in production.
      */
-    PAYMENTS_STANDIN: z
-      .union([z.boolean(), z.string()])
-      .optional()
-      .transform((value) => value === true || (typeof value === 'string' && value.trim() === 'true')),
+    PAYMENTS_STANDIN: z.union([z.boolean(), z.string()]).optional().transform(isOn),
     /**
      * Tests only: the stand-in hands out its account numbers from a pool of this many, in turn, as
      * Paystack recycles its temporary transfer accounts (an account number names an order only
@@ -159,10 +153,7 @@ const configSchema = z
      * else, or unset (the default, and production), logs only the outbox id, order number, kind
      * and status: logs never carry shoppers' addresses, names or e-mail bodies.
      */
-    EMAIL_LOG_BODIES: z
-      .union([z.boolean(), z.string()])
-      .optional()
-      .transform((value) => value === true || (typeof value === 'string' && value.trim() === 'true')),
+    EMAIL_LOG_BODIES: z.union([z.boolean(), z.string()]).optional().transform(isOn),
   })
   .refine((c) => !c.PAYMENTS_STANDIN || isLocalSite(c.SITE_URL), {
     // The stand-in "pays" any order on request: a deployed store with it on would give goods away.
@@ -174,6 +165,11 @@ const configSchema = z
     path: ['AUTH_GOOGLE_STANDIN'],
     message: 'The Google sign-in stand-in is for local runs only: SITE_URL must be http://localhost or 127.0.0.1',
   });
+
+/** A flag var is on when it is `true` or the text "true" (wrangler passes vars as text); anything else is off. */
+export function isOn(value: unknown): boolean {
+  return value === true || (typeof value === 'string' && value.trim() === 'true');
+}
 
 /** A store served on this machine (npm start, the tests), never a deployed one (scripts/deploy-checks.ts). */
 export function isLocalSite(siteUrl: string): boolean {

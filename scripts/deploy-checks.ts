@@ -1,4 +1,4 @@
-import { isLocalSite } from '../functions/env.ts';
+import { isLocalSite, isOn } from '../functions/env.ts';
 
 /** Flags for local runs and tests that must never be on in a deployed store, and why. */
 const LOCAL_ONLY_FLAGS: Record<string, string> = {
@@ -6,8 +6,6 @@ const LOCAL_ONLY_FLAGS: Record<string, string> = {
   AUTH_GOOGLE_STANDIN: "signs anyone in as any address, an admin's too",
   EMAIL_LOG_BODIES: "writes shoppers' addresses and e-mails into the logs",
 };
-
-const isOn = (value: unknown) => value === true || (typeof value === 'string' && value.trim() === 'true');
 
 /**
  * What in a build's vars must not reach Cloudflare (`npm run deploy` stops on any of them before
