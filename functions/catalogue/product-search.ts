@@ -1,7 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { D1Queries } from '../platform/d1-session.ts';
 import { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core';
-import { isInStock, type Product } from '../../src/features/catalogue/product.ts';
+import { forShoppers, isInStock, type Product } from '../../src/features/catalogue/product.ts';
 import {
   DEFAULT_QUERY,
   facetsFrom,
@@ -61,8 +61,9 @@ interface Row {
   featured: number;
 }
 
+/** A result as shoppers see it (the listing and GET /api/products): stock up to SHOPPER_STOCK_CAP. */
 function toProduct(r: Row): Product {
-  return {
+  return forShoppers({
     id: r.id,
     name: r.name,
     brand: r.brand,
@@ -78,7 +79,7 @@ function toProduct(r: Row): Product {
     reviews: r.reviews,
     ...storeReviews(r.reviews, r.catalogue_reviews),
     featured: r.featured === 1,
-  };
+  });
 }
 
 /**

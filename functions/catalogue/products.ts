@@ -1,5 +1,5 @@
 import { and, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
-import { isInStock, type Product } from '../../src/features/catalogue/product.ts';
+import { forShoppers, isInStock, type Product } from '../../src/features/catalogue/product.ts';
 import type { PricingProduct } from '../../src/features/orders/pricing.ts';
 import type { Db } from '../platform/db.ts';
 import { products, type ProductRow } from '../platform/schema.ts';
@@ -10,7 +10,7 @@ export function storeReviews(reviews: number, catalogueReviews: number): { store
   return reviews > catalogueReviews ? { storeReviews: reviews - catalogueReviews } : {};
 }
 
-/** A product row with its variants (VARIANTS_JSON), as the store sells it. */
+/** A product row with its variants (VARIANTS_JSON), as the store sells it, with D1's exact stock (the admin's view; shoppers get forShoppers()). */
 export function toProduct(row: ProductRow & { variants: string }): Product {
   return {
     id: row.id,
@@ -63,16 +63,17 @@ const withVariants = { ...getTableColumns(products), variants: VARIANTS_JSON };
  */
 export async function listActiveProducts(db: Db): Promise<Product[]> {
   const rows = await db.select(withVariants).from(products).where(eq(products.active, true));
-  return rows.map(toProduct);
+  return rows.map((row) => forShoppers(toProduct(row)));
 }
 
+/** A product on sale as shoppers see it (its page, GET /api/products/:id, /cart/add): stock up to SHOPPER_STOCK_CAP. */
 export async function findActiveProduct(db: Db, id: string): Promise<Product | undefined> {
   const [row] = await db
     .select(withVariants)
     .from(products)
     .where(and(eq(products.id, id), eq(products.active, true)))
     .limit(1);
-  return row ? toProduct(row) : undefined;
+  return row ? forShoppers(toProduct(row)) : undefined;
 }
 
 /** The most products the home page's featured shelf shows. */
@@ -90,7 +91,7 @@ export async function featuredOnSale(db: Db): Promise<Product[]> {
     .where(and(eq(products.active, true), eq(products.featured, true)))
     .orderBy(desc(products.rating), desc(products.reviews))
     .limit(FEATURED_SHELF_MAX);
-  return rows.map(toProduct);
+  return rows.map((row) => forShoppers(toProduct(row)));
 }
 
 /** What pricing an order needs of the products it names, live rows only (archived ones count as missing). */

@@ -9,7 +9,7 @@ import { listActiveProducts } from '../../functions/catalogue/products.ts';
 import { openDb } from '../../functions/platform/db.ts';
 import { BRANDS } from '../../src/features/catalogue/brands.ts';
 import { CATEGORY_IDS } from '../../src/features/catalogue/categories.ts';
-import type { Product } from '../../src/features/catalogue/product.ts';
+import { forShoppers, type Product } from '../../src/features/catalogue/product.ts';
 import { productApi } from '../../src/features/catalogue/product-api.ts';
 import {
   DEFAULT_QUERY,
@@ -45,7 +45,8 @@ async function listing(q: Partial<ProductQuery> | string) {
 
 describe('the shipped catalogue', () => {
   it('answers every pre-rendered listing exactly as the build renders it', async () => {
-    const asStored = catalogue.map((p) => ({ ...p, inStock: p.stock > 0 }));
+    // Stock as shoppers are told it: up to SHOPPER_STOCK_CAP ("6 or more").
+    const asStored = catalogue.map((p) => forShoppers({ ...p, inStock: p.stock > 0 }));
     // /products pre-renders DEFAULT_QUERY; the category pages and the featured shelf ask these.
     const queries = [{}, ...CATEGORY_IDS.map((c) => ({ category: [c] })), { featured: true, sort: 'rating' as const }];
     for (const q of queries) {

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { catalogue } from './catalogue.ts';
-import type { Product } from '../../src/features/catalogue/product.ts';
+import { forShoppers, type Product } from '../../src/features/catalogue/product.ts';
 import { api, type ErrorJson } from './client.ts';
 
 /**
@@ -52,7 +52,8 @@ function expectPairwise(items: readonly Product[], before: (a: Product, b: Produ
   }
 }
 
-const asStored = (p: Product): Product => ({ ...p, inStock: p.stock > 0 });
+/** A data file's product as the API answers it: stock as shoppers are told it, up to SHOPPER_STOCK_CAP ("6 or more"). */
+const asStored = (p: Product): Product => forShoppers({ ...p, inStock: p.stock > 0 });
 
 describe('GET /api/products', () => {
   it('serves the seeded catalogue: every product of the data files, each exactly as written', async () => {
@@ -206,11 +207,29 @@ describe('GET /api/products/:id', () => {
     // From the Digital Edition's ₦749,000; each variant at its own price and stock.
     expect(product.price).toBe(74_900_000);
     expect(product.variantLabel).toBe('Edition');
-    expect(product.variants.map((v) => [v.id, v.label, v.price, v.stock, v.inStock])).toEqual([
-      ['disc-edition', 'Disc Edition', 84_900_000, 10, true],
-      ['digital-edition', 'Digital Edition', 74_900_000, 9, true],
+    // D1 holds 10 and 9 (19 in all); a shopper is told "6 or more" of each, never the count.
+    const stored = await env.DB.prepare('select id, stock from product_variants where product_id = ? order by position')
+      .bind(written.id)
+      .all<{ id: string; stock: number }>();
+    expect(stored.results).toEqual([
+      { id: 'disc-edition', stock: 10 },
+      { id: 'digital-edition', stock: 9 },
     ]);
-    expect(product.stock).toBe(19);
+    expect(product.variants.map((v) => [v.id, v.label, v.price, v.stock, v.inStock])).toEqual([
+      ['disc-edition', 'Disc Edition', 84_900_000, 6, true],
+      ['digital-edition', 'Digital Edition', 74_900_000, 6, true],
+    ]);
+    expect(product.stock).toBe(6);
+    // The listing says the same of it.
+    const listed = (await (await api('/products?q=playstation%205%20slim')).json<{ items: Product[] }>()).items;
+    expect(listed.find((p) => p.id === written.id)?.variants.map((v) => v.stock)).toEqual([6, 6]);
+  });
+
+  it('tells the exact stock only below SHOPPER_STOCK_CAP: 3 left reads 3', async () => {
+    await env.DB.prepare("update products set stock = 3 where id = 'itel-a90'").run();
+    const product = await (await api('/products/itel-a90')).json<Product>();
+    expect(product.stock).toBe(3);
+    expect(product.inStock).toBe(true);
   });
 
   it('answers 404 product_not_found for an unknown or archived id', async () => {

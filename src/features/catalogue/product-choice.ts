@@ -9,6 +9,23 @@ export function isInStock(stock: number): boolean {
 }
 
 /**
+ * The most units of a product (or variant) a shopper is told of: "6" reads "6 or more". Every
+ * check a shopper meets compares with at most 5 units (MAX_UNITS_PER_PRODUCT a line, "Only 5
+ * left"), so nothing they see changes, while the exact count, which tells a competitor how fast
+ * a product sells, stays with the admins (their API reads D1's own figure).
+ */
+export const SHOPPER_STOCK_CAP = 6;
+
+/** What a shopper's page or API answer says of a product: its stock and its variants' up to SHOPPER_STOCK_CAP. */
+export function forShoppers<P extends { stock: number; variants: readonly { stock: number }[] }>(product: P): P {
+  return {
+    ...product,
+    stock: Math.min(product.stock, SHOPPER_STOCK_CAP),
+    variants: product.variants.map((v) => ({ ...v, stock: Math.min(v.stock, SHOPPER_STOCK_CAP) })),
+  };
+}
+
+/**
  * What the product page needs to sell a product: its name, picture and each variant's price and
  * stock. The page carries it (ProductDetail's `data-sale`), and the API's product answer has it,
  * so both are read with this one light check.
@@ -26,16 +43,16 @@ export const productSaleSchema = object({
 
 export type ProductSale = Infer<typeof productSaleSchema>;
 
-/** The fields of a product `productSaleSchema` reads (what the page writes into `data-sale`). */
+/** The fields of a product `productSaleSchema` reads (what the page writes into `data-sale`), its stock as shoppers are told it. */
 export function productSale(product: Product): ProductSale {
-  const { id, name, image, price, stock } = product;
+  const { id, name, image, price, stock, variants } = forShoppers(product);
   return {
     id,
     name,
     image,
     price,
     stock,
-    variants: product.variants.map(({ id, label, price, stock, image }) => ({ id, label, price, stock, image })),
+    variants: variants.map(({ id, label, price, stock, image }) => ({ id, label, price, stock, image })),
   };
 }
 

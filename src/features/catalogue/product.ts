@@ -17,7 +17,7 @@ export function isProductId(value: string): boolean {
 // The selling rules live in product-choice.ts (no zod, so the product page's plain script can use them).
 import { isInStock } from './product-choice.ts';
 
-export { findVariant, isInStock, sellingUnit } from './product-choice.ts';
+export { findVariant, forShoppers, isInStock, SHOPPER_STOCK_CAP, sellingUnit } from './product-choice.ts';
 
 /** A variant id: unique within its product, it is the `?variant=` of the product's URL. */
 export const variantIdSchema = z
