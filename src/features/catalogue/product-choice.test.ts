@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { initialVariant, parseQuantity, productSale, productSaleSchema, stockClass, stockText } from './product-choice.ts';
+import {
+  forShoppers,
+  initialVariant,
+  parseQuantity,
+  productSale,
+  productSaleSchema,
+  SHOPPER_STOCK_CAP,
+  stockClass,
+  stockText,
+} from './product-choice.ts';
 import { hasPriceRange, priceRange, sellingUnit } from './product.ts';
 
 const v = (id: string, price: number, stock: number) => ({
@@ -61,9 +70,13 @@ describe("what the product page sells (its form's data-sale, and the API's answe
   it('reads back what the page writes, without the fields it does not use', () => {
     const sale = productSale(product);
     expect(productSaleSchema.parse(JSON.parse(JSON.stringify(sale)))).toEqual(sale);
-    // The API's whole product answer reads as the same sale (extra fields are dropped).
-    expect(productSaleSchema.parse(product)).toEqual(sale);
+    // The API's whole product answer (stock as shoppers are told it) reads as the same sale (extra fields are dropped).
+    expect(productSaleSchema.parse(forShoppers(product))).toEqual(sale);
     expect(Object.keys(sale).sort()).toEqual(['id', 'image', 'name', 'price', 'stock', 'variants']);
+    // The page says "6 or more", never the count (this product has more of a variant than that).
+    expect(sale.stock).toBe(Math.min(product.stock, SHOPPER_STOCK_CAP));
+    expect(sale.variants.map((v) => v.stock)).toEqual(product.variants.map((v) => Math.min(v.stock, SHOPPER_STOCK_CAP)));
+    expect(Math.max(...product.variants.map((v) => v.stock))).toBeGreaterThan(SHOPPER_STOCK_CAP);
   });
 
   it('refuses a sale it could not sell from', () => {
