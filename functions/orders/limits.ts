@@ -171,6 +171,21 @@ export async function holdRoom(
 }
 
 /**
+ * Why a line asks for more than unpaid orders may hold of it now, for the refusal below and the
+ * cart's quote (quote.ts). Nobody else holds it: the order alone asks for more than the share (2
+ * of a product's 2 units), so say so, rather than blame other shoppers who are not there.
+ */
+export function holdLimitMessage(
+  line: Pick<Quote['lines'][number], 'name' | 'variantLabel'>,
+  { held, most, free }: Awaited<ReturnType<typeof holdRoom>>,
+): string {
+  const name = line.variantLabel ? `${line.name} (${line.variantLabel})` : line.name;
+  if (held === 0) return `At most ${most} of ${name} can wait in unpaid orders at a time`;
+  if (free === 0) return `${name} is held by other unpaid orders right now`;
+  return `Only ${free} more of ${name} can be ordered before the orders holding it are paid`;
+}
+
+/**
  * Why a batch guardUnpaidHolds() broke was refused, read after D1 rolled it back, as the answer
  * the shopper sees: 409 `unpaid_limit` naming the contact field, or `product_hold_limit` naming
  * each line past its product's share. Undefined when nothing is over any more (an order paid or
@@ -208,19 +223,8 @@ export async function unpaidHoldRefusal(
   for (const [i, line] of lines.entries()) {
     const { held, most, free } = await holdRoom(db, config, line, now);
     if (line.quantity > free) {
-      const name = line.variantLabel ? `${line.name} (${line.variantLabel})` : line.name;
       othersHold ||= held > 0;
-      issues.push({
-        field: `lines.${i}.quantity`,
-        // Nobody else holds it: the order alone asks for more than the share (2 of a product's 2
-        // units): say so, rather than blame other shoppers who are not there.
-        message:
-          held === 0
-            ? `At most ${most} of ${name} can wait in unpaid orders at a time`
-            : free === 0
-              ? `${name} is held by other unpaid orders right now`
-              : `Only ${free} more of ${name} can be ordered before the orders holding it are paid`,
-      });
+      issues.push({ field: `lines.${i}.quantity`, message: holdLimitMessage(line, { held, most, free }) });
     }
   }
   if (!issues.length) return undefined;

@@ -5,7 +5,7 @@ import type { Db } from '../platform/db.ts';
 import { loadPricingProducts } from '../catalogue/products.ts';
 import { ApiError, type FieldIssue } from '../platform/errors.ts';
 import type { Config } from '../env.ts';
-import { enforceOrderLimits, holdRoom } from './limits.ts';
+import { enforceOrderLimits, holdLimitMessage, holdRoom } from './limits.ts';
 
 /**
  * An order's lines priced from D1 with the pure priceOrder(): the cart's live check
@@ -42,18 +42,13 @@ export async function quoteCart(db: Db, config: Config, lines: PlaceOrder['lines
     const before = asked.get(key) ?? 0;
     asked.set(key, before + line.quantity);
     const { held, most, free } = await holdRoom(db, config, line, now);
+    // Earlier lines of the same product and variant take their share of the room first.
     const room = Math.max(0, free - before);
     if (line.quantity <= room) {
       checked.push(line);
       continue;
     }
-    const name = line.variantLabel ? `${line.name} (${line.variantLabel})` : line.name;
-    const message =
-      held === 0
-        ? `At most ${most} of ${name} can wait in an unpaid order at a time`
-        : room === 0
-          ? `${name} is held by other unpaid orders right now`
-          : `Only ${room} more of ${name} can be ordered before the orders holding it are paid`;
+    const message = holdLimitMessage(line, { held, most, free: room });
     checked.push({
       ...line,
       available: Math.min(line.available, room),
