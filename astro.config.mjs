@@ -95,7 +95,6 @@ function pwa() {
         '{index,track,offline,about,contact,shipping,returns,warranty,privacy,terms}.html',
         'icons/*.png',
         'logo192.png',
-        'favicon.svg',
       ],
       // The admin's chunks (AdminApp, AdminConsole with the features' admin screens, admin-*.browser, the chart)
       // are for /admin only: never downloaded into a shopper's cache.

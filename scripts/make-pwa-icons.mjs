@@ -1,7 +1,9 @@
 /**
  * Writes the app's PNG icons from the logo (public/favicon.svg): the manifest's 192 and 512
  * icons, their maskable versions (full-bleed background, the mark inside the safe zone),
- * the Apple touch icon and /logo192.png (the notifications' icon and badge, seed spec §7).
+ * the Apple touch icon, /logo192.png (the notifications' icon and badge, seed spec §7) and the
+ * pages' favicon, a 48 px PNG (an SVG favicon is a document the page's renderer parses and lays
+ * out on its main thread after every page load: docs/decisions/026-product-drawings-stay-svg.md).
  * The PNGs are committed; run this again only when the logo changes:
  *
  *   npx node scripts/make-pwa-icons.mjs
@@ -26,6 +28,7 @@ const outputs = [
   { svg: maskable, size: 512, file: 'public/icons/icon-maskable-512.png' },
   { svg: maskable, size: 180, file: 'public/icons/apple-touch-icon.png' },
   { svg: logo, size: 192, file: 'public/logo192.png' },
+  { svg: logo, size: 48, file: 'public/icons/favicon-48.png' },
 ];
 
 for (const { svg, size, file } of outputs) {

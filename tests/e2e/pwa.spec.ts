@@ -135,11 +135,15 @@ test('the manifest is linked and complete, its icons and screenshots exist, and 
     ['Track order', '/track'],
   ]);
   expect(manifest.screenshots.map((s: { form_factor: string }) => s.form_factor).sort()).toEqual(['narrow', 'narrow', 'wide']);
+  // The tab's icon is a small PNG: an SVG one is a document laid out on the page's main thread after each load.
+  const favicon = await page.locator('link[rel="icon"]').getAttribute('href');
+  expect(favicon).toBe('/icons/favicon-48.png');
   const files = [
     ...icons.map((i) => i.src),
     ...manifest.screenshots.map((s: { src: string }) => s.src),
     '/logo192.png',
     '/icons/apple-touch-icon.png',
+    favicon,
   ];
   for (const file of files) {
     const answer = await request.get(file);
