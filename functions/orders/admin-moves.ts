@@ -1,3 +1,4 @@
+import { and, eq, exists, notExists, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type {
   cancelOrderSchema,
@@ -9,7 +10,7 @@ import { formatNaira, nairaToKobo } from '../../src/lib/money.ts';
 import { auditStatement, type Changes } from '../platform/audit.ts';
 import type { Db } from '../platform/db.ts';
 import { ApiError } from '../platform/errors.ts';
-import type { OrderRow, UserRow } from '../platform/schema.ts';
+import { type OrderRow, orders, paymentAccounts, providerPayments, type UserRow } from '../platform/schema.ts';
 import type { Config } from '../env.ts';
 import { type AllowedMove, changeOrderStatus, type MoveParts, type OrderMoveColumns } from './move.ts';
 
@@ -125,7 +126,13 @@ export async function moveOrderAsAdmin(
       actorUserId: admin.id,
       with: (allowed): MoveParts => {
         const { set, changes } = partsOf(order, move, admin, allowed, at);
-        return { set, also: (won) => [auditStatement(db, admin, 'order', order.number, move.action, changes, won)] };
+        return {
+          set,
+          also: (won) => [
+            auditStatement(db, admin, 'order', order.number, move.action, changes, won),
+            ...(set.paymentReceived != null ? sharedAccountPayment(db, config, order, set.paymentReceived, at, won) : []),
+          ],
+        };
       },
     });
   } catch (err) {
@@ -133,4 +140,53 @@ export async function moveOrderAsAdmin(
     if (err instanceof ApiError && err.code === 'order_changed') throw orderChanged();
     throw err;
   }
+}
+
+/**
+ * The transfer an admin confirms, as the order's payment row, when it went into the store's
+ * shared account (the order has no account of its own; with one, the provider reports the same
+ * money itself, decision 023): `store_account`, via `admin`, counted into the order's amountPaid,
+ * in the move's batch and only if the move won. So what is owed back on it is listed in the
+ * admin's payments like a provider's payment (src/features/orders/payments.ts, owedBack): what
+ * arrived over the total at once, and all of it if the order is cancelled later.
+ */
+function sharedAccountPayment(db: Db, config: Config, order: OrderRow, received: number, at: Date, won: SQL) {
+  const id = crypto.randomUUID();
+  const paidAt = Math.floor(at.getTime() / 1000);
+  const sharedAccount = and(
+    eq(orders.id, order.id),
+    won,
+    notExists(db.select({ one: sql`1` }).from(paymentAccounts).where(eq(paymentAccounts.orderId, order.id))),
+  );
+  // Every column, in the table's order (an INSERT … SELECT: the row only if the SELECT finds the order).
+  const row = {
+    id: sql`${id}`.as('id'),
+    provider: sql`'store_account'`.as('provider'),
+    eventId: sql`${`confirmed:${order.id}`}`.as('event_id'),
+    orderId: sql`${order.id}`.as('order_id'),
+    accountNumber: sql`${config.BANK_ACCOUNT_NUMBER}`.as('account_number'),
+    reference: sql`${orders.paymentReference}`.as('reference'),
+    amount: sql`${received}`.as('amount_kobo'),
+    paidAt: sql`${paidAt}`.as('paid_at'),
+    via: sql`'admin'`.as('via'),
+    outcome: sql`'paid'`.as('outcome'),
+    refund: sql`${Math.max(received - order.total, 0)}`.as('refund_kobo'),
+    resolvedAt: sql`NULL`.as('resolved_at'),
+    resolvedBy: sql`NULL`.as('resolved_by'),
+    resolution: sql`NULL`.as('resolution'),
+    createdAt: sql`(unixepoch())`.as('created_at'),
+    updatedAt: sql`(unixepoch())`.as('updated_at'),
+  };
+  return [
+    db.insert(providerPayments).select(db.select(row).from(orders).where(sharedAccount)).onConflictDoNothing(),
+    db
+      .update(orders)
+      .set({ amountPaid: sql`${orders.amountPaid} + ${received}` })
+      .where(
+        and(
+          eq(orders.id, order.id),
+          exists(db.select({ one: sql`1` }).from(providerPayments).where(eq(providerPayments.id, id))),
+        ),
+      ),
+  ] as const;
 }

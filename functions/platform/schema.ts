@@ -5,7 +5,7 @@ import { DELIVERY_METHODS } from '../../src/features/orders/delivery.ts';
 import { ORDER_ACTORS, ORDER_STATUSES } from '../../src/features/orders/order-status.ts';
 import { BATTERY_HEALTH } from '../../src/features/trade-ins/trade-in.ts';
 import { TRADE_IN_ACTORS, TRADE_IN_STATUSES } from '../../src/features/trade-ins/trade-in-status.ts';
-import { PAYMENT_OUTCOMES, PAYMENT_PROVIDERS } from '../../src/features/orders/payments.ts';
+import { PAYMENT_OUTCOMES, PAYMENT_PROVIDERS, PAYMENT_SOURCES, PAYMENT_VIAS } from '../../src/features/orders/payments.ts';
 
 /**
  * The D1 schema: the single source for the tables, the generated migrations in
@@ -269,9 +269,10 @@ export const orders = sqliteTable(
     tradeInReference: text('trade_in_reference'),
     credit: integer('credit_kobo').notNull().default(0),
     /**
-     * What the payment provider says arrived for the order (the sum of its provider_payments
-     * matched to it), kept in the batch that records each payment, so a payment is counted once
-     * (functions/payments/apply.ts). 0 without a provider, or before the money lands.
+     * What arrived for the order: the sum of its provider_payments (the provider's reports, and
+     * an admin's confirmation of a transfer into the shared account), kept in the batch that
+     * records each payment, so a payment is counted once (functions/payments/apply.ts,
+     * functions/orders/admin-moves.ts). 0 before the money lands.
      */
     amountPaid: integer('amount_paid_kobo').notNull().default(0),
     ...timestamps,
@@ -665,7 +666,8 @@ export const providerPayments = sqliteTable(
   'provider_payments',
   {
     id: text('id').primaryKey(),
-    provider: text('provider', { enum: PAYMENT_PROVIDERS }).notNull(),
+    /** The provider that reported it, or `store_account`: an admin confirmed a transfer into the shared account. */
+    provider: text('provider', { enum: PAYMENT_SOURCES }).notNull(),
     /** The provider's id for the payment (Paystack: the transaction id). */
     eventId: text('event_id').notNull(),
     /** Null: no order matched (an unknown account or reference): kept for the admin. */
@@ -674,8 +676,8 @@ export const providerPayments = sqliteTable(
     reference: text('reference'),
     amount: integer('amount_kobo').notNull(),
     paidAt: integer('paid_at', { mode: 'timestamp' }).notNull(),
-    /** How it arrived: the provider's webhook or the reconciliation job. */
-    via: text('via', { enum: ['webhook', 'reconciliation'] }).notNull(),
+    /** How it was recorded: the provider's webhook, the reconciliation job, or an admin's confirmation. */
+    via: text('via', { enum: PAYMENT_VIAS }).notNull(),
     outcome: text('outcome', { enum: PAYMENT_OUTCOMES }).notNull(),
     refund: integer('refund_kobo').notNull().default(0),
     /**

@@ -640,6 +640,104 @@ describe("the admin's payments", () => {
     expect(await waitingFor()).toBeUndefined();
   });
 
+  describe('a transfer into the shared account, confirmed by an admin', () => {
+    async function placeShared(): Promise<PlacedOrder> {
+      const response = await postJson('/orders', orderRequest({ lines: [await line(PRODUCT)] }));
+      expect(response.status, await response.clone().text()).toBe(201);
+      const placed = placedOrderSchema.parse(await response.json());
+      expect(placed.order.payment).toMatchObject({ ownAccount: false });
+      return placed;
+    }
+    const versionOf = async (number: string) =>
+      adminOrderDetailSchema.parse(await (await admin.browser.get(`/admin/orders/${number}`)).json()).version;
+    const confirm = async (number: string, version: string, naira: number) =>
+      admin.browser.post(`/admin/orders/${number}/confirm-payment`, {
+        version,
+        amountReceivedNaira: naira,
+        bankReference: 'GTB-STATEMENT-77',
+      });
+    const waitingFor = async (number: string) => (await list()).items.find((p) => p.orderNumber === number);
+
+    it('is the order’s payment, recorded once: when the order is cancelled later, all of it is listed as owed back', async () => {
+      const placed = await placeShared();
+      const { number, total } = placed.order;
+      // Two admins confirm the same transfer at once: one wins, and the money is recorded once.
+      const version = await versionOf(number);
+      const both = await Promise.all([confirm(number, version, total / 100), confirm(number, version, total / 100)]);
+      expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
+      expect(await paymentsOf(number)).toEqual([{ outcome: 'paid', amount: total, refund: 0 }]);
+      expect(await amountPaid(number)).toBe(total);
+      expect(await waitingFor(number)).toBeUndefined();
+      expect((await list('all')).items.find((p) => p.orderNumber === number)).toMatchObject({
+        provider: 'store_account',
+        via: 'admin',
+        accountNumber: '3081726354',
+        reference: 'GTB-STATEMENT-77',
+        waiting: false,
+      });
+      const before = (await list()).waiting;
+
+      const cancelled = await admin.browser.post(`/admin/orders/${number}/cancel`, {
+        version: await versionOf(number),
+        reason: 'The last unit failed its check before dispatch',
+      });
+      expect(cancelled.status, await cancelled.clone().text()).toBe(200);
+      expect(adminOrderDetailSchema.parse(await cancelled.json()).providerPayments).toEqual([
+        expect.objectContaining({ amount: total, outcome: 'paid', refund: total }),
+      ]);
+      const owed = await waitingFor(number);
+      expect(owed).toMatchObject({ provider: 'store_account', refund: total, waiting: true });
+      expect((await list()).waiting).toBe(before + 1);
+      const dashboard = dashboardSchema.parse(await (await admin.browser.get('/admin/dashboard')).json());
+      expect(dashboard.paymentsWaiting).toBe(before + 1);
+
+      const resolved = await admin.browser.post(`/admin/payments/${owed!.id}/resolve`, { note: 'Refunded in full by transfer' });
+      expect(resolved.status, await resolved.clone().text()).toBe(200);
+      expect(await waitingFor(number)).toBeUndefined();
+    });
+
+    it('lists what arrived over the total as owed back at once', async () => {
+      const placed = await placeShared();
+      const { number, total } = placed.order;
+      expect((await confirm(number, await versionOf(number), total / 100 + 5_000)).status).toBe(200);
+      expect(await paymentsOf(number)).toEqual([{ outcome: 'paid', amount: total + 500_000, refund: 500_000 }]);
+      expect(await waitingFor(number)).toMatchObject({ refund: 500_000, waiting: true });
+    });
+
+    it('is recorded by migration 0021 for an order an admin confirmed before it, once, whatever runs it again', async () => {
+      const placed = await placeShared();
+      const { number, total } = placed.order;
+      expect((await confirm(number, await versionOf(number), total / 100)).status).toBe(200);
+      const cancelled = await admin.browser.post(`/admin/orders/${number}/cancel`, {
+        version: await versionOf(number),
+        reason: 'Cancelled before the payments ledger kept shared-account transfers',
+      });
+      expect(cancelled.status).toBe(200);
+      // As the store was before 0021: the order confirmed and cancelled, no payment row, nothing paid.
+      await env.DB.batch([
+        env.DB.prepare('delete from provider_payments where order_id = (select id from orders where number = ?)').bind(number),
+        env.DB.prepare('update orders set amount_paid_kobo = 0 where number = ?').bind(number),
+      ]);
+      expect(await waitingFor(number)).toBeUndefined();
+      const migration = env.TEST_MIGRATIONS.find((m) => m.name.startsWith('0021_'));
+      expect(migration?.queries.length).toBe(2);
+      const others = await env.DB.prepare('select sum(amount_paid_kobo) as n from orders where number != ?')
+        .bind(number)
+        .first<{ n: number }>();
+      for (let run = 0; run < 2; run++) await env.DB.batch(migration!.queries.map((q) => env.DB.prepare(q)));
+
+      expect(await paymentsOf(number)).toEqual([{ outcome: 'paid', amount: total, refund: 0 }]);
+      expect(await amountPaid(number)).toBe(total);
+      expect(await waitingFor(number)).toMatchObject({ provider: 'store_account', via: 'admin', refund: total, waiting: true });
+      // Every other order's amount paid is what it was: the recount is the sum each already had.
+      expect(
+        await env.DB.prepare('select sum(amount_paid_kobo) as n from orders where number != ?')
+          .bind(number)
+          .first<{ n: number }>(),
+      ).toEqual(others);
+    });
+  });
+
   it('marks a refund sent: audited, off the waiting list; a payment that waits for nothing cannot be resolved', async () => {
     const placed = await placeWithProvider();
     const { accountNumber } = placed.order.payment!;

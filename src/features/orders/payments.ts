@@ -11,6 +11,16 @@ export const PAYMENT_PROVIDERS = ['paystack'] as const;
 export type PaymentProviderId = (typeof PAYMENT_PROVIDERS)[number];
 
 /**
+ * Where a recorded payment (a provider_payments row) comes from: a provider's report, or
+ * `store_account`: a transfer into the store's shared account, recorded when an admin confirms it
+ * (functions/orders/admin-moves.ts), so money owed back on it is listed like a provider's.
+ */
+export const PAYMENT_SOURCES = [...PAYMENT_PROVIDERS, 'store_account'] as const;
+export type PaymentSource = (typeof PAYMENT_SOURCES)[number];
+/** How a payment was recorded: the provider's webhook, the reconciliation job, or an admin's confirmation. */
+export const PAYMENT_VIAS = ['webhook', 'reconciliation', 'admin'] as const;
+
+/**
  * What a reported payment did (functions/payments/apply.ts):
  * - `paid`: it brought what arrived for the order to its total (any excess is `refund`);
  * - `part`: less than what remained: the order still awaits the rest, and keeps its hold;

@@ -103,9 +103,7 @@ export function PaymentsScreen({ route }: { route: AdminRoute }) {
       <LoadedView loaded={loaded} what="payments" retry={reload} look="admin">
         {(list) =>
           list.items.length === 0 ? (
-            <p className="card admin-empty">
-              {view === 'waiting' ? 'No payment waits for you.' : 'The payment provider has reported no payment yet.'}
-            </p>
+            <p className="card admin-empty">{view === 'waiting' ? 'No payment waits for you.' : 'No payment is recorded yet.'}</p>
           ) : (
             <>
               <p className="muted">
@@ -141,6 +139,7 @@ export function PaymentsScreen({ route }: { route: AdminRoute }) {
                       </td>
                       <td id={`payment-${p.id}`} tabIndex={-1}>
                         {OUTCOME_LABELS[p.outcome]}
+                        {p.via === 'admin' && <span className="muted"> · into the store's account, confirmed by an admin</span>}
                         {p.refund > 0 && <strong> · {formatNaira(p.refund)} to refund</strong>}
                         {p.resolution && <span className="muted"> · {p.resolution}</span>}
                       </td>

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { endpoint } from '../../../lib/api-contract.ts';
 import { count, instant, kobo, page } from '../../admin/admin-contract.ts';
 import { orderLookupSchema } from '../../orders/checkout.ts';
-import { PAYMENT_OUTCOMES, PAYMENT_PROVIDERS } from '../../orders/payments.ts';
+import { PAYMENT_OUTCOMES, PAYMENT_SOURCES, PAYMENT_VIAS } from '../../orders/payments.ts';
 
 /**
  * The admin's payments (functions/payments/admin.ts): what the payment provider reported, and the
@@ -11,12 +11,13 @@ import { PAYMENT_OUTCOMES, PAYMENT_PROVIDERS } from '../../orders/payments.ts';
  */
 export const adminPaymentSchema = z.object({
   id: z.string(),
-  provider: z.enum(PAYMENT_PROVIDERS),
+  /** The provider that reported it, or `store_account`: an admin confirmed a transfer into the shared account. */
+  provider: z.enum(PAYMENT_SOURCES),
   amount: kobo,
   reference: z.string().nullable(),
   accountNumber: z.string().nullable(),
   paidAt: instant,
-  via: z.enum(['webhook', 'reconciliation']),
+  via: z.enum(PAYMENT_VIAS),
   outcome: z.enum(PAYMENT_OUTCOMES),
   /** What of it is owed back to the shopper. */
   refund: kobo,
