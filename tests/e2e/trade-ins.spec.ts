@@ -1,4 +1,7 @@
+import { request as httpRequest } from 'node:http';
 import { deflateSync } from 'node:zlib';
+import { UPLOAD_BUDGET_BYTES } from '../../functions/platform/upload-budget.ts';
+import { MAX_SUBMISSION_BYTES } from '../../functions/trade-ins/photos.ts';
 import type { Browser, Page } from '@playwright/test';
 import { ADMIN, apiPost, signIn, signedInUser } from './accounts.ts';
 import { otherBrowser, quietServiceWorker } from './contexts.ts';
@@ -173,6 +176,81 @@ test('a guest swaps a phone: request with a photo, the admin’s offer, accepted
     db.query<{ kind: string }>(`select kind from email_outbox where recipient = '${email}' order by id`).map((e) => e.kind),
   ).toEqual(['trade_in_received', 'trade_in_offer_made', 'trade_in_accepted', 'trade_in_completed']);
   await admin.context().close();
+});
+
+/**
+ * Strangers' uploads in flight, as raw HTTP: each declares `bytes` of multipart body, sends a few
+ * and then nothing, so the Worker holds its share of the isolate's upload budget
+ * (functions/platform/upload-budget.ts) until the socket closes. `end()` closes them all.
+ */
+function slowUploads(url: URL, sizes: number[]) {
+  const sockets = sizes.map((bytes) => {
+    const request = httpRequest(url, {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data; boundary=slow', 'content-length': String(bytes), origin: url.origin },
+    });
+    request.on('error', () => {}); // closed by end(): the Worker's answer no longer matters
+    request.write('--slow\r\n');
+    return request;
+  });
+  return { end: () => sockets.forEach((socket) => socket.destroy()) };
+}
+
+/**
+ * Three of the largest forms and one more, in flight, leaving less than 1 KB of the budget: held
+ * once a small upload is told to wait too. Tried again if not: in a dev server's first seconds,
+ * requests may reach another instance of the Worker (each with its own budget).
+ */
+async function fillUploadBudget(baseURL: string) {
+  const url = new URL('/api/trade-ins', baseURL);
+  const largest = MAX_SUBMISSION_BYTES;
+  const small = async () =>
+    (
+      await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'multipart/form-data; boundary=x', origin: url.origin },
+        body: `--x\r\n${'.'.repeat(1024)}`,
+      })
+    ).status;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const strangers = slowUploads(url, [largest, largest, largest, UPLOAD_BUDGET_BYTES - 3 * largest - 512]);
+    for (let probe = 0; probe < 10; probe++) {
+      if ((await small()) === 503) return strangers;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+    strangers.end();
+  }
+  throw new Error('The slow uploads never filled the upload budget');
+}
+
+test('while strangers’ uploads fill the budget, the form says to wait and keeps what was typed; sent again later, it goes', async ({
+  page,
+  baseURL,
+}) => {
+  const email = `busy-${Date.now().toString(36)}@example.com`;
+  await openTradeInForm(page);
+  await fillSwapRequest(page, email);
+  const strangers = await fillUploadBudget(baseURL!);
+  try {
+    await page.getByRole('button', { name: 'Send my request' }).click();
+    await expect(
+      page
+        .getByRole('form', { name: 'Your trade-in request' })
+        .getByRole('alert')
+        .filter({ hasText: 'Many photos are being sent to us right now' }),
+    ).toHaveText(
+      'Many photos are being sent to us right now. Please wait 10 seconds and send the form again; nothing was saved.',
+    );
+    await expect(page.getByLabel('Email')).toHaveValue(email);
+    await expect(page.getByRole('list', { name: 'Your photos' }).getByRole('listitem')).toHaveCount(1);
+  } finally {
+    strangers.end();
+  }
+  // Once they are gone (their bytes given back as their sockets close), the same form goes through.
+  await expect(async () => {
+    await page.getByRole('button', { name: 'Send my request' }).click();
+    await expect(page.getByRole('heading', { name: 'Request received' })).toBeVisible({ timeout: 3_000 });
+  }).toPass({ timeout: 20_000 });
 });
 
 test('the form tells what is missing at each field, and focuses the first', async ({ page }) => {
