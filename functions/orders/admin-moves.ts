@@ -171,6 +171,7 @@ function sharedAccountPayment(db: Db, config: Config, order: OrderRow, received:
     via: sql`'admin'`.as('via'),
     outcome: sql`'paid'`.as('outcome'),
     refund: sql`${Math.max(received - order.total, 0)}`.as('refund_kobo'),
+    settled: sql`0`.as('settled_kobo'),
     resolvedAt: sql`NULL`.as('resolved_at'),
     resolvedBy: sql`NULL`.as('resolved_by'),
     resolution: sql`NULL`.as('resolution'),

@@ -6,7 +6,7 @@ import type {
   AdminOrderSummary,
 } from '../../src/features/orders/admin/admin-order-api.ts';
 import { expiresByClock, ORDER_STATUSES, type OrderStatus } from '../../src/features/orders/order-status.ts';
-import { owedBack } from '../../src/features/orders/payments.ts';
+import { stillOwed } from '../../src/features/orders/payments.ts';
 import { adminSearch } from '../platform/admin-search.ts';
 import { auditTrail } from '../platform/audit.ts';
 import { historyEntries, historyQuery } from '../platform/history.ts';
@@ -209,7 +209,7 @@ async function detailOf(db: Db, config: Config, order: OrderRow, now: Date): Pro
       reference: p.reference,
       paidAt: p.paidAt.toISOString(),
       outcome: p.outcome,
-      refund: owedBack(p, order.status),
+      refund: stillOwed(p, order.status),
     })),
     history: historyEntries(events, (actor) => actor === 'admin'),
     audit,

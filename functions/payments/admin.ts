@@ -1,7 +1,7 @@
-import { and, count, desc, eq, gt, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { CLOSED_WITHOUT_SALE, type OrderStatus } from '../../src/features/orders/order-status.ts';
-import { KEPT_BY_ORDER, needsAdmin, owedBack } from '../../src/features/orders/payments.ts';
+import { KEPT_BY_ORDER, needsAdmin, owedBack, stillOwed } from '../../src/features/orders/payments.ts';
 import {
   ADMIN_PAYMENTS_PAGE_SIZE,
   type AdminPayment,
@@ -18,21 +18,17 @@ import { judgePayment } from './apply.ts';
 
 type Admin = Pick<UserRow, 'id' | 'email'>;
 
+/** What is owed back on a payment (owedBack in src/features/orders/payments.ts), in SQL. */
+const owedSql = sql`CASE WHEN ${inArray(providerPayments.outcome, [...KEPT_BY_ORDER])} AND EXISTS (SELECT 1 FROM ${orders} WHERE ${orders.id} = ${providerPayments.orderId} AND ${inArray(orders.status, [...CLOSED_WITHOUT_SALE])}) THEN ${providerPayments.amount} ELSE ${providerPayments.refund} END`;
+
 /**
- * Payments that wait for a person and nobody dealt with yet (needsAdmin, in SQL): unmatched,
- * left half-applied, or owed back (owedBack: in part, or all of it when its order closed
- * without a sale).
+ * Payments that wait for a person (needsAdmin, in SQL): unmatched or left half-applied and nobody
+ * dealt with them yet, or with money still owed back (stillOwed: what is owed, in part, or all of
+ * it when its order closed without a sale, less what admins settled).
  */
-const waitingFilter: SQL = and(
-  isNull(providerPayments.resolvedAt),
-  or(
-    inArray(providerPayments.outcome, ['unmatched', 'pending']),
-    gt(providerPayments.refund, 0),
-    and(
-      inArray(providerPayments.outcome, [...KEPT_BY_ORDER]),
-      sql`EXISTS (SELECT 1 FROM ${orders} WHERE ${orders.id} = ${providerPayments.orderId} AND ${inArray(orders.status, [...CLOSED_WITHOUT_SALE])})`,
-    ),
-  ),
+const waitingFilter: SQL = or(
+  and(isNull(providerPayments.resolvedAt), inArray(providerPayments.outcome, ['unmatched', 'pending'])),
+  sql`${owedSql} > ${providerPayments.settled}`,
 ) as SQL;
 
 function toAdminPayment(row: ProviderPaymentRow, orderNumber: string | null, orderStatus: OrderStatus | null): AdminPayment {
@@ -45,9 +41,9 @@ function toAdminPayment(row: ProviderPaymentRow, orderNumber: string | null, ord
     paidAt: row.paidAt.toISOString(),
     via: row.via,
     outcome: row.outcome,
-    refund: owedBack(row, orderStatus),
+    refund: stillOwed(row, orderStatus),
     orderNumber,
-    waiting: row.resolvedAt === null && needsAdmin(row, orderStatus),
+    waiting: needsAdmin(row, orderStatus),
     resolvedAt: row.resolvedAt?.toISOString() ?? null,
     resolvedBy: row.resolvedBy,
     // Without the attach's claim mark (a nonce that tells its own batch it won).
@@ -165,7 +161,11 @@ export async function attachPayment(
   return toAdminPayment(after.payment, after.orderNumber, after.orderStatus);
 }
 
-/** A payment that waited, dealt with (the refund sent, or why nothing is owed): audited, once. */
+/**
+ * A payment that waited, dealt with (the refund sent, or why nothing is owed): what it owes now is
+ * settled, audited, once (a compare-and-set on what was settled and resolved before). A payment
+ * that owes more later (its order cancelled after its excess was sent back) waits, and is resolved, again.
+ */
 export async function resolvePayment(
   db: Db,
   admin: Admin,
@@ -174,15 +174,22 @@ export async function resolvePayment(
   now = new Date(),
 ): Promise<AdminPayment> {
   const { payment, orderStatus } = await findPayment(db, id);
-  if (payment.resolvedAt !== null || !needsAdmin(payment, orderStatus)) {
+  if (!needsAdmin(payment, orderStatus)) {
     throw new ApiError(409, 'payment_not_waiting', 'This payment does not wait for anyone: nothing to resolve.');
   }
   const resolvedAt = new Date(Math.floor(now.getTime() / 1000) * 1000);
+  const settled = Math.max(owedBack(payment, orderStatus), payment.settled);
   const [updated] = await db.batch([
     db
       .update(providerPayments)
-      .set({ resolvedAt, resolvedBy: admin.email, resolution: body.note })
-      .where(and(eq(providerPayments.id, id), isNull(providerPayments.resolvedAt)))
+      .set({ resolvedAt, resolvedBy: admin.email, resolution: body.note, settled })
+      .where(
+        and(
+          eq(providerPayments.id, id),
+          eq(providerPayments.settled, payment.settled),
+          payment.resolvedAt === null ? isNull(providerPayments.resolvedAt) : eq(providerPayments.resolvedAt, payment.resolvedAt),
+        ),
+      )
       .returning(),
     auditStatement(
       db,
@@ -190,8 +197,8 @@ export async function resolvePayment(
       'payment',
       id,
       'resolve',
-      { resolution: { from: null, to: body.note } },
-      sql`EXISTS (SELECT 1 FROM ${providerPayments} WHERE ${providerPayments.id} = ${id} AND ${providerPayments.resolvedBy} = ${admin.email} AND ${providerPayments.resolvedAt} = ${Math.floor(resolvedAt.getTime() / 1000)} AND ${providerPayments.resolution} = ${body.note})`,
+      { resolution: { from: payment.resolution, to: body.note }, settled: { from: payment.settled, to: settled } },
+      sql`EXISTS (SELECT 1 FROM ${providerPayments} WHERE ${providerPayments.id} = ${id} AND ${providerPayments.resolvedBy} = ${admin.email} AND ${providerPayments.resolvedAt} = ${Math.floor(resolvedAt.getTime() / 1000)} AND ${providerPayments.resolution} = ${body.note} AND ${providerPayments.settled} = ${settled})`,
     ),
   ]);
   if (!updated[0]) throw paymentChanged();

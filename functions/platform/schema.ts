@@ -681,6 +681,12 @@ export const providerPayments = sqliteTable(
     outcome: text('outcome', { enum: PAYMENT_OUTCOMES }).notNull(),
     refund: integer('refund_kobo').notNull().default(0),
     /**
+     * What of what is owed back on it (owedBack in src/features/orders/payments.ts) admins have
+     * settled: sent back, or said why nothing is. Set to what was owed when an admin resolves it,
+     * so a payment owes more again when its order is cancelled later (stillOwed).
+     */
+    settled: integer('settled_kobo').notNull().default(0),
+    /**
      * When an admin dealt with a payment that needed one (attached an unmatched payment to its
      * order, or sent the refund): who, when and what they wrote. Null while it waits.
      */

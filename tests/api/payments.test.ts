@@ -696,12 +696,40 @@ describe("the admin's payments", () => {
       expect(await waitingFor(number)).toBeUndefined();
     });
 
-    it('lists what arrived over the total as owed back at once', async () => {
+    it('lists what arrived over the total as owed back at once; once that is sent back, a cancel later owes the rest', async () => {
       const placed = await placeShared();
       const { number, total } = placed.order;
       expect((await confirm(number, await versionOf(number), total / 100 + 5_000)).status).toBe(200);
       expect(await paymentsOf(number)).toEqual([{ outcome: 'paid', amount: total + 500_000, refund: 500_000 }]);
-      expect(await waitingFor(number)).toMatchObject({ refund: 500_000, waiting: true });
+      const excess = await waitingFor(number);
+      expect(excess).toMatchObject({ refund: 500_000, waiting: true });
+      const sent = await admin.browser.post(`/admin/payments/${excess!.id}/resolve`, { note: 'Sent back the ₦5,000 extra' });
+      expect(sent.status, await sent.clone().text()).toBe(200);
+      expect(await waitingFor(number)).toBeUndefined();
+      expect((await admin.browser.post(`/admin/payments/${excess!.id}/resolve`, { note: 'Again' })).status).toBe(409);
+
+      // Cancelled after: what is still owed is the rest (the total), not the excess again, nor nothing.
+      const cancelled = await admin.browser.post(`/admin/orders/${number}/cancel`, {
+        version: await versionOf(number),
+        reason: 'The shopper asked to cancel before dispatch',
+      });
+      expect(cancelled.status, await cancelled.clone().text()).toBe(200);
+      expect(adminOrderDetailSchema.parse(await cancelled.json()).providerPayments).toEqual([
+        expect.objectContaining({ amount: total + 500_000, refund: total }),
+      ]);
+      expect(await waitingFor(number)).toMatchObject({ refund: total, waiting: true, resolution: 'Sent back the ₦5,000 extra' });
+      const rest = await admin.browser.post(`/admin/payments/${excess!.id}/resolve`, { note: 'Refunded the rest by transfer' });
+      expect(rest.status, await rest.clone().text()).toBe(200);
+      expect(adminPaymentSchema.parse(await rest.json())).toMatchObject({
+        refund: 0,
+        waiting: false,
+        resolution: 'Refunded the rest by transfer',
+      });
+      expect(await waitingFor(number)).toBeUndefined();
+      const audit = await env.DB.prepare("select action from admin_audit where entity = 'payment' and entity_id = ? order by id")
+        .bind(excess!.id)
+        .all();
+      expect(audit.results).toEqual([{ action: 'resolve' }, { action: 'resolve' }]);
     });
 
     it('is recorded by migration 0021 for an order an admin confirmed before it, once, whatever runs it again', async () => {

@@ -193,7 +193,11 @@ function slowUploads(url: URL, sizes: number[]) {
     request.write('--slow\r\n');
     return request;
   });
-  return { end: () => sockets.forEach((socket) => socket.destroy()) };
+  return {
+    end: () => {
+      for (const socket of sockets) socket.destroy();
+    },
+  };
 }
 
 /**

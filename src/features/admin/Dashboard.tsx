@@ -47,7 +47,7 @@ function DashboardView({ data }: { data: DashboardData }) {
   );
 }
 
-/** Payments the provider reported that need a person: unmatched, owed back (src/features/payments/admin/). */
+/** Recorded payments that need a person: unmatched, owed back (src/features/payments/admin/). */
 function PaymentsWaiting({ count }: { count: number }) {
   return (
     <section className="card admin-needs__box" aria-labelledby="needs-payments">
@@ -55,7 +55,7 @@ function PaymentsWaiting({ count }: { count: number }) {
         Payments to sort out <span className="admin-count">({count})</span>
       </h4>
       {count === 0 ? (
-        <p>Every payment the provider reported found its order.</p>
+        <p>Every payment found its order, and nothing is owed back.</p>
       ) : (
         <p>
           {count === 1 ? 'One payment needs' : `${count} payments need`} you: no order claims it, or money is owed back.{' '}

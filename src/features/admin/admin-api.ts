@@ -17,7 +17,7 @@ export const dashboardSchema = z.object({
   generatedAt: instant,
   /** Transfers shoppers reported and nobody confirmed yet, oldest first. */
   reportedPayments: z.array(adminOrderSummarySchema),
-  /** Payments the provider reported that wait for a person (unmatched, owed back): /admin's payments list. Absent before payments existed. */
+  /** Recorded payments that wait for a person (unmatched, owed back): /admin's payments list. Absent before payments existed. */
   paymentsWaiting: count.optional(),
   /** Unpaid orders whose hold ends within the next 12 hours, soonest first. */
   expiringSoon: z.array(adminOrderSummarySchema),

@@ -49,10 +49,26 @@ export function owedBack(
   return closed && KEPT_BY_ORDER.includes(payment.outcome) ? payment.amount : payment.refund;
 }
 
-/** Payments an admin must act on: money owed back, money nobody's order claims, one left half-applied. */
-export function needsAdmin(
-  payment: { outcome: PaymentOutcome; amount: number; refund: number },
-  orderStatus: OrderStatus | null = null,
-): boolean {
-  return payment.outcome === 'unmatched' || payment.outcome === 'pending' || owedBack(payment, orderStatus) > 0;
+/** A recorded payment as the rules below read it: `settled` is what of it admins dealt with. */
+interface JudgedPayment {
+  outcome: PaymentOutcome;
+  amount: number;
+  refund: number;
+  /** What of what is owed back admins settled (sent back, or said why nothing is owed). */
+  settled: number;
+  resolvedAt: Date | null;
+}
+
+/**
+ * What of a payment is still owed back: owedBack less what admins settled. A payment whose
+ * excess was sent back and whose order is cancelled later owes the rest: the amount less the excess.
+ */
+export function stillOwed(payment: JudgedPayment, orderStatus: OrderStatus | null = null): number {
+  return Math.max(owedBack(payment, orderStatus) - payment.settled, 0);
+}
+
+/** Payments an admin must act on: money still owed back, money nobody's order claims, one left half-applied. */
+export function needsAdmin(payment: JudgedPayment, orderStatus: OrderStatus | null = null): boolean {
+  const unclaimed = (payment.outcome === 'unmatched' || payment.outcome === 'pending') && payment.resolvedAt === null;
+  return unclaimed || stillOwed(payment, orderStatus) > 0;
 }

@@ -148,7 +148,7 @@ function OrderView({ detail, outcome }: { detail: AdminOrderDetail; outcome: Mov
           )}
           {detail.providerPayments && detail.providerPayments.length > 0 && (
             <>
-              <h4>Transfers the provider reported</h4>
+              <h4>Payments recorded</h4>
               <ul className="admin-payments-list">
                 {detail.providerPayments.map((p) => (
                   <li key={`${p.paidAt}-${p.amount}-${p.outcome}`}>

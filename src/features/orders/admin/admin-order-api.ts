@@ -58,7 +58,7 @@ export const adminOrderDetailSchema = z.object({
   payment: z.object({ received: kobo, reference: z.string(), confirmedBy: z.string(), confirmedAt: instant }).nullable(),
   shipment: z.object({ carrier: z.string().nullable(), trackingNote: z.string().nullable() }).nullable(),
   /**
-   * What the payment provider reported for this order (functions/payments/), oldest first: each
+   * The payments recorded for this order (functions/payments/; a shared-account transfer, by the admin who confirmed it), oldest first: each
    * transfer, what it did (paid, part, extra, late, refund) and what of it is owed back.
    * Absent or empty without a provider.
    */

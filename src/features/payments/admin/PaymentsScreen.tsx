@@ -75,7 +75,7 @@ function allowed(p: AdminPayment): PaymentMove[] {
 }
 
 /**
- * What the payment provider reported (functions/payments/admin.ts): by default the payments that
+ * The recorded payments, the provider's and shared-account transfers an admin confirmed (functions/payments/admin.ts): by default the payments that
  * wait for a person (no order claims them, money owed back, one left half-applied), each with
  * what can be done about it; or every payment, newest first.
  */

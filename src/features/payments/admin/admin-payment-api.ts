@@ -5,7 +5,8 @@ import { orderLookupSchema } from '../../orders/checkout.ts';
 import { PAYMENT_OUTCOMES, PAYMENT_SOURCES, PAYMENT_VIAS } from '../../orders/payments.ts';
 
 /**
- * The admin's payments (functions/payments/admin.ts): what the payment provider reported, and the
+ * The admin's payments (functions/payments/admin.ts): what the payment provider reported and the
+ * shared-account transfers admins confirmed, and the
  * ones that wait for a person: a payment no order claims (attach it to its order), money owed back
  * (send the refund, then say so), or one left half-applied.
  */
