@@ -573,6 +573,19 @@ describe("the admin's payments", () => {
     expect((await shopperView(placed)).payment).toMatchObject({ received: 1_000_000, amount: placed.order.total - 1_000_000 });
   });
 
+  it('lists a payment attached to an order that was already paid as owed back, in full', async () => {
+    const placed = await placeWithProvider();
+    await pay(placed.order.payment!.accountNumber, placed.order.total);
+    const id = await unmatchedPayment(300_000);
+    const attached = await admin.browser.post(`/admin/payments/${id}/attach`, {
+      orderNumber: placed.order.number,
+      note: 'The shopper paid twice: the second from another bank',
+    });
+    expect(attached.status, await attached.clone().text()).toBe(200);
+    expect(adminPaymentSchema.parse(await attached.json())).toMatchObject({ outcome: 'extra', refund: 300_000, waiting: true });
+    expect((await list()).items.find((p) => p.id === id)).toMatchObject({ refund: 300_000, waiting: true });
+  });
+
   it('names the field when the order does not exist, and refuses to attach a payment that has an order', async () => {
     const id = await unmatchedPayment();
     const missing = await admin.browser.post(`/admin/payments/${id}/attach`, { orderNumber: 'GTS-AAAAAAAAAA', note: 'Typo?' });
