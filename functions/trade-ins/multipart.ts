@@ -33,7 +33,9 @@ export type MultipartProblem =
   | { kind: 'too_many_parts' }
   | { kind: 'part_too_large'; name: string; filename?: string; index: number }
   | { kind: 'body_too_large' }
-  | { kind: 'malformed'; reason: string };
+  | { kind: 'malformed'; reason: string }
+  /** The body stopped arriving before its end (the sender went away mid-upload): the sender's side, not ours. */
+  | { kind: 'interrupted' };
 
 export class MultipartRefused extends Error {
   readonly problem: MultipartProblem;
@@ -83,7 +85,9 @@ export async function readMultipart(
   /** Appends the next chunk; false at the end of the body. */
   const more = async (): Promise<boolean> => {
     if (ended) return false;
-    const { done, value } = await reader.read();
+    const { done, value } = await reader.read().catch(() => {
+      throw new MultipartRefused({ kind: 'interrupted' });
+    });
     if (done) {
       ended = true;
       return false;

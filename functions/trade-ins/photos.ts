@@ -168,6 +168,9 @@ function refusalFor(problem: MultipartProblem, photoIndex: number): ApiError {
       return tooLarge();
     case 'malformed':
       return unreadable(`The form could not be read (${problem.reason}): send it as multipart/form-data.`);
+    case 'interrupted':
+      // Nobody may be left to read it; answered as the sender's mistake, not logged as ours.
+      return new ApiError(400, 'upload_interrupted', 'The form stopped arriving before its end: send it again.');
   }
 }
 

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_SUBMISSION_BYTES, sweepOrphanPhotos } from '../../functions/trade-ins/photos.ts';
-import { UPLOAD_BUDGET_BYTES, UPLOAD_RETRY_AFTER_SECONDS } from '../../functions/platform/upload-budget.ts';
+import { UPLOAD_BUDGET_BYTES, UPLOAD_RETRY_AFTER_SECONDS, uploadBytesHeld } from '../../functions/platform/upload-budget.ts';
 import { MAX_PHOTO_BYTES, MAX_TRADE_IN_PHOTOS } from '../../src/features/trade-ins/trade-in-rules.ts';
 import { openDb } from '../../functions/platform/db.ts';
 import type { AdminTradeInDetail } from '../../src/features/trade-ins/admin/admin-trade-in-api.ts';
@@ -251,6 +251,34 @@ describe('photos', () => {
     const error = await refusal(response, 413);
     expect(error.code).toBe('payload_too_large');
     expect(await stored()).toEqual(before);
+  });
+
+  it('answers a body that stops arriving mid-upload (the sender went away) as the sender’s: 400, nothing stored, its budget given back', async () => {
+    const before = await stored();
+    const boundary = '----gts-gone';
+    let pulls = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (++pulls === 1) {
+          controller.enqueue(
+            new TextEncoder().encode(
+              `--${boundary}\r\ncontent-disposition: form-data; name="request"\r\n\r\n${JSON.stringify(tradeInFields())}\r\n`,
+            ),
+          );
+          return;
+        }
+        controller.error(new Error('Network connection lost.'));
+      },
+    });
+    const response = await shopper().request('/api/trade-ins', {
+      method: 'POST',
+      headers: { origin: 'http://localhost:8787', 'content-type': `multipart/form-data; boundary=${boundary}` },
+      body,
+    });
+    const error = await refusal(response, 400);
+    expect(error.code).toBe('upload_interrupted');
+    expect(await stored()).toEqual(before);
+    expect(uploadBytesHeld()).toBe(0);
   });
 
   it('refuses a fifth large photo at its headers, before its bytes (400 naming photos)', async () => {
