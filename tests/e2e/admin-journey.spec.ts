@@ -349,6 +349,14 @@ test('a reported transfer: the admin confirms it from the dashboard, and the sho
   // The dashboard no longer asks for it.
   await openAdmin(admin, '/admin');
   await expect(admin.getByRole('region', { name: /^Payments reported/ }).getByRole('link', { name: number })).toHaveCount(0);
+  // The order has its own account (the servers run the payments stand-in): the admin's confirmation
+  // records no payment of its own, since the provider reports that money (tests/api/payments.test.ts
+  // covers the shared account's, which is recorded).
+  await openAdmin(admin, '/admin?tab=payments&view=all');
+  await expect(
+    admin.getByRole('table', { name: 'All payments' }).or(admin.getByText('No payment is recorded yet.')),
+  ).toBeVisible();
+  await expect(admin.getByRole('main').getByRole('link', { name: number })).toHaveCount(0);
   await admin.context().close();
 
   // The shopper: /orders and /track say it is paid.
