@@ -337,6 +337,15 @@ test('a reported transfer: the admin confirms it from the dashboard, and the sho
   const confirm = admin.getByRole('dialog', { name: `Confirm payment for ${number}` });
   await expect(confirm).toContainText("The order's total is ₦191,000");
   await expect(confirm.getByLabel('Amount received (₦, naira)')).toHaveValue('191000');
+  // A slip of the keyboard: more than the total is said before it becomes a refund to send.
+  const overTotal = confirm.locator('#confirm-over-total');
+  await expect(overTotal).toHaveText('');
+  await confirm.getByLabel('Amount received (₦, naira)').fill('196000');
+  await expect(overTotal).toHaveText(
+    'That is ₦5,000 more than the total. Check the statement: what arrived over the total is owed back to the shopper, and Payments will list it.',
+  );
+  await confirm.getByLabel('Amount received (₦, naira)').fill('191000');
+  await expect(overTotal).toHaveText('');
   await confirm.getByLabel('Bank reference').fill('NIP-JOURNEY-0001');
   await confirm.getByRole('button', { name: 'Confirm payment' }).click();
   await expect(confirm).toBeHidden();

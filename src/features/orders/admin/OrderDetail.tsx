@@ -1,4 +1,4 @@
-import { formatNaira, plainNaira } from '../../../lib/money.ts';
+import { formatNaira, nairaToKobo, plainNaira } from '../../../lib/money.ts';
 import { formatLagosTime } from '../../../lib/time.ts';
 import { DELIVERY_LABELS } from '../delivery.ts';
 import { nextStatus, type OrderEvent, statusText } from '../order-status.ts';
@@ -216,6 +216,7 @@ const ORDER_MOVES: Record<OrderMove, Move<AdminOrderDetail>> = {
           options={{ valueAsNumber: true }}
           required
         />
+        <OverTotal total={order.total} typed={form.watch('amountReceivedNaira')} />
         <TextField
           form={form}
           name="bankReference"
@@ -292,4 +293,19 @@ const ORDER_MOVES: Record<OrderMove, Move<AdminOrderDetail>> = {
 /** The moves the order's status allows the admin now. */
 function allowedMoves(status: AdminOrderDetail['order']['status']): OrderMove[] {
   return (Object.keys(EVENTS) as OrderMove[]).filter((move) => nextStatus(status, EVENTS[move], 'admin').ok);
+}
+
+/**
+ * Said as the admin types an amount over the order's total: the extra is money the store owes
+ * back (listed in Payments, functions/orders/admin-moves.ts), so a typo here becomes a refund to send.
+ */
+function OverTotal({ total, typed }: { total: number; typed: unknown }) {
+  const received = typeof typed === 'number' && Number.isFinite(typed) && typed > 0 ? nairaToKobo(typed) : null;
+  return (
+    <p id="confirm-over-total" className="admin-note" aria-live="polite">
+      {received !== null && received > total
+        ? `That is ${formatNaira(received - total)} more than the total. Check the statement: what arrived over the total is owed back to the shopper, and Payments will list it.`
+        : ''}
+    </p>
+  );
 }
