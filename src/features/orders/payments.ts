@@ -16,7 +16,6 @@ export type PaymentProviderId = (typeof PAYMENT_PROVIDERS)[number];
  * (functions/orders/admin-moves.ts), so money owed back on it is listed like a provider's.
  */
 export const PAYMENT_SOURCES = [...PAYMENT_PROVIDERS, 'store_account'] as const;
-export type PaymentSource = (typeof PAYMENT_SOURCES)[number];
 /** How a payment was recorded: the provider's webhook, the reconciliation job, or an admin's confirmation. */
 export const PAYMENT_VIAS = ['webhook', 'reconciliation', 'admin'] as const;
 
