@@ -75,7 +75,7 @@ const configSchema = z
      */
     MAX_UNITS_PER_PRODUCT: z.coerce.number().int().positive().default(MAX_UNITS_PER_PRODUCT),
     MAX_ORDER_LINES: z.coerce.number().int().positive().default(MAX_ORDER_LINES),
-    /** Requests per client (cf-connecting-ip) and fixed window, as "<requests>/<seconds>" (functions/platform/rate-limit.ts). */
+    /** Requests per client (cf-connecting-ip) and sliding window, as "<requests>/<seconds>" (functions/platform/rate-limit.ts). */
     RATE_LIMIT_PLACE_ORDER: rateLimitRule.default({ limit: 10, windowSeconds: 600 }),
     RATE_LIMIT_PAYMENT_REPORT: rateLimitRule.default({ limit: 10, windowSeconds: 600 }),
     RATE_LIMIT_LOOKUP: rateLimitRule.default({ limit: 20, windowSeconds: 600 }),

@@ -9,11 +9,13 @@ import { errorBody } from './errors.ts';
 import { mailboxKey } from './mailbox.ts';
 
 /**
- * Per-client request limits kept in D1 (docs/decisions/010-rate-limits-in-d1.md): a
- * fixed-window counter per key (what is limited, and for which client) and window,
- * counted up by one atomic upsert. Works the same in production, under `wrangler dev`
- * and in the API tests; the counters can be read (and are, by the tests), and sign-in
- * counts its attempts per address, client and device with the same countRequests().
+ * Per-client request limits kept in D1 (docs/decisions/010-rate-limits-in-d1.md): a counter
+ * per key (what is limited, and for which client) and window, counted up by one atomic upsert,
+ * and judged as a sliding window: the previous window's count still weighs, fading as the
+ * current window goes by, so no window boundary lets a client in with twice the limit.
+ * Works the same in production, under `wrangler dev` and in the API tests; the counters can be
+ * read (and are, by the tests), and sign-in counts its attempts per address, client and device
+ * with the same countRequests().
  */
 
 export interface RateLimitRule {
@@ -26,7 +28,12 @@ export interface RateLimitResult {
   allowed: boolean;
   /** Requests counted in this window, this one included. */
   count: number;
-  /** Seconds until the window ends (at least 1). */
+  /** Requests counted in the window before this one (they still weigh: see withinLimit). */
+  previousCount: number;
+  /**
+   * Seconds until one more request would be allowed, if none is sent before (at least 1): when
+   * the previous window has faded enough, or, if this window is full, part of the next one.
+   */
   retryAfterSeconds: number;
 }
 
@@ -41,10 +48,36 @@ export interface CountedResult extends RateLimitResult, CountedKey {
   windowStart: number;
 }
 
+/** The window `now` falls in (its start, in seconds), its length and how far into it `now` is, in ms. */
 function windowOf(rule: RateLimitRule, now: Date) {
-  const nowSeconds = Math.floor(now.getTime() / 1000);
-  const windowStart = nowSeconds - (nowSeconds % rule.windowSeconds);
-  return { windowStart, retryAfterSeconds: Math.max(1, windowStart + rule.windowSeconds - nowSeconds) };
+  const windowMs = rule.windowSeconds * 1000;
+  const windowStart = Math.floor(now.getTime() / windowMs) * rule.windowSeconds;
+  return { windowStart, windowMs, elapsedMs: now.getTime() - windowStart * 1000 };
+}
+
+/**
+ * Whether `count` requests in this window and `previousCount` in the one before are within
+ * `limit`, `elapsedMs` into this window: the previous window weighs in the share of it that
+ * still lies within one window length of now (the approximation Cloudflare's own rate limiting
+ * makes, assuming the previous window's requests came evenly), so a burst at the end of one
+ * window still counts at the start of the next. In whole milliseconds, so no rounding decides.
+ */
+function withinLimit(limit: number, count: number, previousCount: number, windowMs: number, elapsedMs: number): boolean {
+  return count * windowMs + previousCount * (windowMs - elapsedMs) <= limit * windowMs;
+}
+
+/**
+ * Milliseconds until a next request would be allowed: while this window has room, once the
+ * previous window has faded enough; when this one is full, in the next window, once this one has
+ * faded enough. Up to two windows, for a limit of 1.
+ */
+function msUntilAllowed(limit: number, count: number, previousCount: number, windowMs: number, elapsedMs: number): number {
+  const room = limit - count - 1;
+  if (room >= 0) {
+    if (previousCount === 0) return 0;
+    return Math.max(0, Math.ceil((windowMs * (previousCount - room)) / previousCount) - elapsedMs);
+  }
+  return windowMs - elapsedMs + Math.ceil((windowMs * (count - limit + 1)) / count);
 }
 
 function upsertCount(db: Db, key: string, windowStart: number) {
@@ -55,29 +88,48 @@ function upsertCount(db: Db, key: string, windowStart: number) {
     .returning({ count: rateLimits.count });
 }
 
+function previousCount(db: Db, key: string, windowStart: number) {
+  return db
+    .select({ count: rateLimits.count })
+    .from(rateLimits)
+    .where(and(eq(rateLimits.key, key), eq(rateLimits.windowStart, windowStart)));
+}
+
 /**
  * Counts one request under every key in one D1 batch (one transaction), each upsert answering
- * the count it left. Every request sees a count no other request saw, so however many arrive at
- * once, no more than `limit` of them are within it: the decision is taken on the count, never
- * on a read made before it (issue 20, finding 2).
+ * the count it left, read with the previous window's count. Every request sees a count no other
+ * request saw, so however many arrive at once, no more than `limit` of them are within it: the
+ * decision is taken on the count, never on a read made before it (issue 20, finding 2).
  */
 export async function countRequests(db: Db, keys: readonly CountedKey[], now = new Date()): Promise<CountedResult[]> {
   if (!keys.length) return [];
   const windows = keys.map(({ rule }) => windowOf(rule, now));
-  const [first, ...rest] = keys.map(({ key }, i) => upsertCount(db, key, windows[i]!.windowStart));
+  const [first, ...rest] = keys.flatMap(({ key, rule }, i) => [
+    upsertCount(db, key, windows[i]!.windowStart),
+    previousCount(db, key, windows[i]!.windowStart - rule.windowSeconds),
+  ]);
   const rows = await db.batch([first!, ...rest]);
   return keys.map(({ key, rule }, i) => {
-    const count = rows[i]?.[0]?.count ?? 1;
-    const { windowStart, retryAfterSeconds } = windows[i]!;
-    return { key, rule, windowStart, count, allowed: count <= rule.limit, retryAfterSeconds };
+    const count = rows[2 * i]?.[0]?.count ?? 1;
+    const previous = rows[2 * i + 1]?.[0]?.count ?? 0;
+    const { windowStart, windowMs, elapsedMs } = windows[i]!;
+    return {
+      key,
+      rule,
+      windowStart,
+      count,
+      previousCount: previous,
+      allowed: withinLimit(rule.limit, count, previous, windowMs, elapsedMs),
+      retryAfterSeconds: Math.max(1, Math.ceil(msUntilAllowed(rule.limit, count, previous, windowMs, elapsedMs) / 1000)),
+    };
   });
 }
 
 /** Counts one request for `key` in the window `now` falls in, and says whether it is within the limit. */
 export async function countRequest(db: Db, key: string, rule: RateLimitRule, now = new Date()): Promise<RateLimitResult> {
   const [result] = await countRequests(db, [{ key, rule }], now);
-  const { allowed, count, retryAfterSeconds } = result!;
-  return { allowed, count, retryAfterSeconds };
+  const { allowed, count, previousCount, retryAfterSeconds } = result!;
+  return { allowed, count, previousCount, retryAfterSeconds };
 }
 
 /**
@@ -94,9 +146,12 @@ export async function takeBackRequests(db: Db, counted: readonly CountedResult[]
   if (first) await db.batch([first, ...rest]);
 }
 
-/** Deletes counters of windows that ended long ago (every window is at most a day long). Run by the cron. */
+/**
+ * Deletes counters no limit reads any more: every window is at most a day long, and a window
+ * still weighs through the next one, so two days back is over. Run by the cron.
+ */
 export async function pruneRateLimits(db: Db, now = new Date()): Promise<number> {
-  const before = Math.floor(now.getTime() / 1000) - MAX_RATE_LIMIT_WINDOW_SECONDS;
+  const before = Math.floor(now.getTime() / 1000) - 2 * MAX_RATE_LIMIT_WINDOW_SECONDS;
   const deleted = await db.delete(rateLimits).where(lt(rateLimits.windowStart, before)).returning({ key: rateLimits.key });
   return deleted.length;
 }

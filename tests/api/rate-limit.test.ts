@@ -30,8 +30,9 @@ describe('rate limits per client', () => {
     const refused = await lookup();
     expect(refused.status).toBe(429);
     const retryAfter = Number(refused.headers.get('retry-after'));
+    // The rest of this window and part of the next, as the four counted fade (the sliding window).
     expect(retryAfter).toBeGreaterThan(0);
-    expect(retryAfter).toBeLessThanOrEqual(600);
+    expect(retryAfter).toBeLessThanOrEqual(2 * 600);
     const { error } = await refused.json<ErrorJson>();
     expect(error).toEqual({
       code: 'rate_limited',
@@ -48,7 +49,7 @@ describe('rate limits per client', () => {
     ).toBe(404);
   });
 
-  it('counts every attempt, also the malformed ones, and lets the client in again when the window is over', async () => {
+  it('counts every attempt, also the malformed ones, carries a burst into the next window, and lets the client in again when it has faded', async () => {
     const vars = { RATE_LIMIT_QUOTE: '2/1' };
     const ip = '198.51.100.3';
     const quote = (body: unknown) => callWith(vars, '/orders/quote', { ip, body });
@@ -65,8 +66,13 @@ describe('rate limits per client', () => {
       const refused = await quote({ lines: [line] });
       expect(refused.status).toBe(429);
       expect(refused.headers.get('retry-after')).toBe('1');
-      // The next second: a new window.
+      // The next second: the three just before it still weigh (a fixed window let them all in again).
       vi.setSystemTime(Date.UTC(2031, 5, 1, 12, 0, 1, 120));
+      const carried = await quote({ lines: [line] });
+      expect(carried.status).toBe(429);
+      expect(carried.headers.get('retry-after')).toBe('1');
+      // A second later, as it said, the burst has faded: in again.
+      vi.setSystemTime(Date.UTC(2031, 5, 1, 12, 0, 2, 130));
       expect((await quote({ lines: [line] })).status).toBe(200);
     } finally {
       vi.useRealTimers();
@@ -95,7 +101,7 @@ describe('rate limits per client', () => {
     expect(cancel.status).toBe(200);
   });
 
-  it('keeps one counter row per client, route and window, which the cron prunes once the window is long over', async () => {
+  it('keeps one counter row per client, route and window, which the cron prunes once no window reads it', async () => {
     // A minute-long window that began ten days from now, 30 seconds in.
     const windowStart = Math.floor(Date.now() / 60_000) * 60 + 10 * 86_400;
     const at = (seconds: number) => new Date((windowStart + seconds) * 1000);
@@ -108,16 +114,45 @@ describe('rate limits per client', () => {
       [true, 2],
       [false, 3],
     ]);
-    expect(results[2]!.retryAfterSeconds).toBe(30);
     const ownRows = async () => (await rateLimitRows()).filter((r) => r.key === key);
     expect(await ownRows()).toEqual([{ key, windowStart, count: 3 }]);
-    // The next window starts from zero.
-    expect(await countRequest(db, key, rule, at(60))).toMatchObject({ allowed: true, count: 1 });
+    // The next window starts from zero, and the last one still weighs.
+    expect(await countRequest(db, key, rule, at(60))).toMatchObject({ allowed: false, count: 1, previousCount: 3 });
 
     await pruneRateLimits(db, at(2 * 3600));
     expect(await ownRows()).toHaveLength(2);
-    await worker.scheduled(createScheduledController({ scheduledTime: at(2 * 86_400).getTime(), cron: '*/10 * * * *' }), env);
+    // A window is read until the end of the next one, and windows are at most a day long.
+    await pruneRateLimits(db, at(2 * 86_400));
+    expect(await ownRows()).toHaveLength(2);
+    await worker.scheduled(createScheduledController({ scheduledTime: at(3 * 86_400).getTime(), cron: '*/10 * * * *' }), env);
     expect(await ownRows()).toEqual([]);
+  });
+
+  it('judges a sliding window: a burst just before a boundary is still counted after it, and Retry-After is the moment it has faded', async () => {
+    const windowStart = Math.floor(Date.now() / 60_000) * 60 + 20 * 86_400;
+    const at = (seconds: number) => new Date((windowStart + seconds) * 1000);
+    const rule = { limit: 2, windowSeconds: 60 };
+    // Two clients with the same history, 30 seconds into a window: the limit, then one refused.
+    const history = async (key: string) => {
+      const results = [];
+      for (let i = 0; i < 3; i++) results.push(await countRequest(db, key, rule, at(30)));
+      return results;
+    };
+    const [, , refused] = await history('test.sliding:a');
+    await history('test.sliding:b');
+    // It names 70 s: three requests fading over the next window leave room for one more two thirds
+    // into it (3 × 1/3 + 1 = 2), at 100 s.
+    expect(refused).toMatchObject({ allowed: false, count: 3, retryAfterSeconds: 70 });
+    // A millisecond before that moment client a is still refused; client b, asking on time, is let in.
+    const early = await countRequest(db, 'test.sliding:a', rule, new Date(at(100).getTime() - 1));
+    expect(early).toMatchObject({ allowed: false, count: 1, previousCount: 3 });
+    expect(await countRequest(db, 'test.sliding:b', rule, at(100))).toMatchObject({ allowed: true, count: 1, previousCount: 3 });
+    // At the boundary itself a fixed window would have let a full limit in again: here none.
+    const boundary = async (key: string) => {
+      for (let i = 0; i < 2; i++) await countRequest(db, key, rule, at(59));
+      return countRequest(db, key, rule, at(60));
+    };
+    expect(await boundary('test.sliding:d')).toMatchObject({ allowed: false, count: 1, previousCount: 2 });
   });
 
   it('knows a client by its address, an IPv6 client by its /64 (one subscriber gets a whole /64)', () => {
@@ -182,7 +217,8 @@ describe('rate limits per client', () => {
     ];
     await countRequests(db, keys, at);
     const [a, b] = await countRequests(db, keys, at);
-    expect(a).toMatchObject({ key: 'test.batch:a', count: 2, allowed: false, retryAfterSeconds: 15 });
-    expect(b).toMatchObject({ key: 'test.batch:b', count: 2, allowed: true, retryAfterSeconds: 3555 });
+    // a: its one request used up; the second, 45 s in, waits out this window and the next (a limit of 1).
+    expect(a).toMatchObject({ key: 'test.batch:a', count: 2, allowed: false, retryAfterSeconds: 75 });
+    expect(b).toMatchObject({ key: 'test.batch:b', count: 2, allowed: true, retryAfterSeconds: 1 });
   });
 });
