@@ -126,8 +126,10 @@ function afterBuild(/** @type {string} */ name, /** @type {() => Promise<string>
 }
 
 /**
- * Each pre-rendered page's script policy as a response header too, not only in Astro's <meta>
- * (issue 23): written into the build's `_headers` once the pages exist (scripts/build/page-headers.ts).
+ * Each pre-rendered page's script policy as a response header, and only there (issue 23):
+ * written into the build's `_headers` once the pages exist, and Astro's site-wide <meta> taken
+ * out of the pages (scripts/build/page-headers.ts). Listed before pwa(): the pages the service
+ * worker caches are these.
  */
 const pagePolicyHeaders = () =>
   afterBuild('gts:page-policy-headers', async () => {
@@ -210,15 +212,17 @@ export default defineConfig({
   adapter: cloudflare({ imageService: 'passthrough' }),
   // Astro sessions are not used: no SESSION KV namespace to provision.
   session: false,
-  integrations: [react(), modulePreloads(), pwa(), pagePolicyHeaders()],
+  integrations: [react(), modulePreloads(), pagePolicyHeaders(), pwa()],
   // No Astro prefetch: no link asked for it (data-astro-prefetch), yet its script loaded on every page
   // and walked every link three times at load (a long task on the listing). The service worker
   // keeps the core pages; the listing's script fetches a listing when a filter or page is chosen (issue 23).
   // Content-Security-Policy without 'unsafe-inline' (docs/decisions, functions/platform/security-headers.ts):
   // Astro hashes every script and style it emits (island loaders, inlined scripts, CSS)
   // into script-src/style-src, in a <meta> on pre-rendered pages and in the header on
-  // pages rendered on demand. ThemeScript.astro adds its own hash. What a <meta> cannot
-  // carry (frame-ancestors) comes as a header: public/_headers and functions/worker.ts.
+  // pages rendered on demand. ThemeScript.astro adds its own hash. The build checks each
+  // pre-rendered page's own hashes against that <meta>, sends them as a header instead and
+  // drops the <meta> (pagePolicyHeaders() above); public/_headers and functions/worker.ts add
+  // what applies to every page (frame-ancestors).
   // No Markdown pages: Shiki's inline styles (the default highlighter) would need 'unsafe-inline'.
   markdown: { syntaxHighlight: false },
   security: {

@@ -6,7 +6,7 @@ import { HSTS, isPrivatePage, OPENER_POLICY, PAGE_CSP_HEADER, PAGE_SECURITY_HEAD
 import { runScheduledJobs } from './scheduled.ts';
 import { drainReader } from './platform/drain.ts';
 import { cachedImports, type ModuleImports, withModulePreloads } from './platform/module-preloads.ts';
-import { hasScriptPolicy, pagePolicy } from './platform/page-policy.ts';
+import { pagePolicy } from './platform/page-policy.ts';
 import { finishPageRequest } from './platform/request-log.ts';
 
 /**
@@ -120,10 +120,14 @@ async function finishPage(request: Request, env: Env, response: Response): Promi
   if (isPrivatePage(new URL(request.url).pathname))
     for (const [name, value] of Object.entries(OPENER_POLICY)) secured.headers.set(name, value);
   if (body !== null) secured.headers.delete('content-length');
-  // Astro sends the script policy itself on a page it renders on demand. A pre-rendered page
-  // (the home page, a product page, the 404 and 500 pages, served here from the assets) has it
-  // only in its <meta>: its own policy is computed from the page (functions/platform/page-policy.ts).
-  if (body !== null && !hasScriptPolicy(headers)) secured.headers.append('Content-Security-Policy', await pagePolicy(body));
+  // Every page gets its own script policy, computed from the page (functions/platform/page-policy.ts):
+  // a pre-rendered one (the home page, a product page, the 404 and 500 pages, served here from the
+  // assets) has none (the build takes Astro's <meta> out), and the one Astro sends with a page it
+  // renders on demand lists the whole site's hashes (1.7 KB of headers), which this replaces.
+  if (body !== null) {
+    secured.headers.delete('Content-Security-Policy');
+    secured.headers.append('Content-Security-Policy', await pagePolicy(body));
+  }
   // The policy every page carries (public/_headers' `/*`); a browser enforces each policy it gets.
   if (!secured.headers.get('content-security-policy')?.includes(PAGE_CSP_HEADER))
     secured.headers.append('Content-Security-Policy', PAGE_CSP_HEADER);

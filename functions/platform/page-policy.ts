@@ -8,11 +8,12 @@ import { PAGE_CSP_DIRECTIVES } from './security-headers.ts';
  * Why: Astro writes a pre-rendered page's script policy only into a <meta> (its Cloudflare
  * adapter cannot send headers for static pages), so a scanner or anything that reads headers
  * saw a policy with no default-src or script-src, and a <meta> covers only what follows it.
- * Astro's list is the whole site's (about 1.9 KB), too long for a `_headers` line (2,000
- * characters); a page's own list is a few hashes. The build writes it into `_headers` for each
- * page the static assets serve (scripts/build/page-headers.ts), and the Worker sends it with the
- * pre-rendered pages it serves itself (functions/worker.ts). Both are checked against Astro's:
- * every hash computed here must be in the page's <meta> policy.
+ * Astro's list is the whole site's (about 2.3 KB), too long for a `_headers` line (2,000
+ * characters) and too heavy for every page; a page's own list is a few hashes. The build writes
+ * it into `_headers` for each page the static assets serve (scripts/build/page-headers.ts), and
+ * the Worker sends it with the pre-rendered pages it serves itself (functions/worker.ts). The
+ * build checks every page's against Astro's (each hash must be in the page's <meta> policy), then
+ * takes the <meta> out: the header is the page's one script policy.
  *
  * Runs in the Worker and in Node (the build): Web Crypto only.
  */
@@ -47,9 +48,4 @@ async function hashes(texts: readonly string[]): Promise<string[]> {
     }),
   );
   return [...new Set(sources)];
-}
-
-/** True when a response's policies already list script hashes (Astro's header on a page rendered on demand). */
-export function hasScriptPolicy(headers: Headers): boolean {
-  return (headers.get('content-security-policy') ?? '').includes('script-src');
 }

@@ -11,16 +11,18 @@
  * - the API: Hono's secureHeaders in functions/platform/app.ts, with these values.
  *
  * The page CSP comes in two parts that browsers enforce together:
- * - Astro (`security.csp` in astro.config.mjs) writes script-src and style-src with the
- *   hashes of every script and style it emits, plus PAGE_CSP_DIRECTIVES, into a <meta>
- *   on pre-rendered pages and into the header on pages rendered on demand;
+ * - the page's own policy, PAGE_CSP_DIRECTIVES with script-src and style-src listing the
+ *   hashes of its inline scripts and styles, in its header, as functions/platform/page-policy.ts
+ *   computes it: the build writes it into `_headers` for pre-rendered pages (after checking it
+ *   against the site-wide <meta> Astro's `security.csp` writes, which it then takes out), and the
+ *   Worker sends it with every page it serves or renders (in place of Astro's site-wide header);
  * - PAGE_CSP_HEADER is what a <meta> cannot carry (frame-ancestors) plus the same
  *   fetch directives, so they hold from the first byte and for non-HTML files too. It
  *   has no default-src or script-src: those would also apply to inline scripts, whose
  *   hashes only Astro knows, page by page.
  */
 
-/** Fetch directives shared by the meta policy (Astro) and the header policy. */
+/** Fetch directives shared by each page's own policy and the policy every page carries. */
 export const PAGE_FETCH_DIRECTIVES = [
   "object-src 'none'",
   "base-uri 'self'",

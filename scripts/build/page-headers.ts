@@ -12,27 +12,34 @@ const WORKER_SERVED = [/^\/$/, /^\/product\//, /^\/404$/, /^\/500$/];
 /** Cloudflare's limits on `_headers`: rules per file and characters per line. */
 export const HEADERS_LIMITS = { rules: 100, lineLength: 2000 };
 
+/** Astro's site-wide policy in a pre-rendered page: one <meta> at the end of <head>. */
+const META_POLICY = /<meta http-equiv="content-security-policy" content="([^"]+)">/i;
+
 /**
  * After `astro build`: gives each pre-rendered page that the static assets serve its own
  * Content-Security-Policy header (functions/platform/page-policy.ts), as a rule of its path
- * appended to the build's `_headers`; the rules of PRIVATE_PAGES carry the opener policy too. The
- * browser enforces that policy with the `/*` rule's and the page's <meta> (all three agree; the
- * strictest wins). Fails the build when a hash it
- * computed is not in Astro's <meta> policy (it would read the page differently from Astro) or
- * when Cloudflare's limits would be passed.
+ * appended to the build's `_headers`; the rules of PRIVATE_PAGES carry the opener policy too.
+ * The pages the Worker serves get the same policy from functions/worker.ts.
+ *
+ * Then takes Astro's <meta> policy out of every page, so the header is the one script policy
+ * (issue 23): the <meta> lists the whole site's hashes, about 2.3 KB of base64 that gzip cannot
+ * shrink, which put the home page's first response over the 14.6 KB a new connection delivers
+ * in its first round trip. It is read first: the build fails when a hash computed here is not in
+ * it (the page would be read differently from Astro) or when Cloudflare's limits would be passed.
+ * Runs before the service worker's precache list is made, which hashes the pages as served.
  */
 export async function writePageHeaders(clientDir: string): Promise<{ path: string; policy: string }[]> {
   const rules: { path: string; policy: string }[] = [];
   for (const file of htmlFiles(clientDir)) {
     const path = pagePath(relative(clientDir, file));
-    if (WORKER_SERVED.some((pattern) => pattern.test(path))) continue;
     const html = readFileSync(file, 'utf8');
     const policy = await pagePolicy(html);
-    const meta = /<meta http-equiv="content-security-policy" content="([^"]+)"/i.exec(html)?.[1]?.replaceAll('&#39;', "'");
+    const meta = META_POLICY.exec(html)?.[1]?.replaceAll('&#39;', "'");
     if (!meta) throw new Error(`${path}: no <meta> policy from Astro to check the page's own against`);
     for (const source of policy.match(/'sha256-[^']+'/g) ?? [])
       if (!meta.includes(source)) throw new Error(`${path}: ${source} is not in Astro's policy: the page was read differently`);
-    rules.push({ path, policy });
+    writeFileSync(file, html.replace(META_POLICY, ''));
+    if (!WORKER_SERVED.some((pattern) => pattern.test(path))) rules.push({ path, policy });
   }
   const headersFile = join(clientDir, '_headers');
   const existing = readFileSync(headersFile, 'utf8');

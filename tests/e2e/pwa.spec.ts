@@ -188,10 +188,14 @@ test('offline: visited pages, the listing and the cart work with a notice; check
   await context.setOffline(true);
   await expect(offlineNotice(page)).toBeVisible();
 
-  await page.goto('/');
+  const home = await page.goto('/');
   await offlineAgain(context);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await expect(offlineNotice(page)).toBeVisible();
+  // Served from the worker's cache with the headers it was kept with: the page's script policy
+  // is only in its header (the build takes Astro's <meta> out), so it must come along.
+  expect(home?.fromServiceWorker()).toBe(true);
+  expect(await home!.headerValue('content-security-policy')).toMatch(/script-src 'self' 'sha256-/);
 
   await page.goto('/products');
   await islandsHydrated(page);
@@ -225,8 +229,9 @@ test('offline: visited pages, the listing and the cart work with a notice; check
   // Never visited: the offline page, with links to what is kept. A listing of other filters too:
   // the saved /products shows all products, which is not what /products?category=laptops asks.
   for (const path of [UNVISITED_PRODUCT, '/brands', '/products?category=laptops', '/products?q=samsung']) {
-    await page.goto(path);
+    const offline = await page.goto(path);
     await expect(page.getByRole('heading', { level: 1, name: 'You are offline' })).toBeVisible();
+    expect(await offline!.headerValue('content-security-policy'), path).toMatch(/script-src 'self' 'sha256-/);
     await expect(page.getByRole('link', { name: 'All products' })).toHaveAttribute('href', '/products');
     await expect(page.getByRole('link', { name: PRODUCT.name })).toHaveAttribute('href', `/product/${PRODUCT.id}`);
   }
