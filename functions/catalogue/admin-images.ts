@@ -41,6 +41,14 @@ export async function uploadImage(bucket: R2Bucket, request: Request): Promise<U
   if (declaredLength > MAX_IMAGE_BYTES) throw tooLarge();
   const bytes = await readLimited(request.body, MAX_IMAGE_BYTES);
   if (bytes === 'too_large') throw tooLarge();
+  if (bytes === 'interrupted')
+    // Nobody may be left to read the answer; it is the sender's, not logged as ours.
+    throw new ApiError(
+      400,
+      'upload_interrupted',
+      'The image stopped arriving before its end: send it again.',
+      fileIssue('Send it again'),
+    );
   if (bytes.byteLength === 0)
     throw new ApiError(400, 'invalid_request', 'No image was sent.', fileIssue("Send the image's bytes as the request body"));
 
@@ -74,20 +82,27 @@ export async function uploadImage(bucket: R2Bucket, request: Request): Promise<U
 }
 
 /**
- * The body's bytes, or 'too_large' as soon as they pass `max`. Past the limit the rest is
- * read and discarded (drainReader: up to 16 MB, then cancelled), as functions/worker.ts does for
- * bodies nobody read: answering while a client is still sending breaks `wrangler dev`'s proxy.
+ * The body's bytes, or 'too_large' as soon as they pass `max`, or 'interrupted' when the body
+ * stops arriving (the sender lost its connection). Past the limit the rest is read and
+ * discarded (drainReader: up to 16 MB, then cancelled), as functions/worker.ts does for bodies
+ * nobody read: answering while a client is still sending breaks `wrangler dev`'s proxy.
  */
 export async function readLimited(
   body: ReadableStream<Uint8Array> | null,
   max: number,
-): Promise<Uint8Array<ArrayBuffer> | 'too_large'> {
+): Promise<Uint8Array<ArrayBuffer> | 'too_large' | 'interrupted'> {
   if (body === null) return new Uint8Array(0);
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch {
+      return 'interrupted';
+    }
+    const { done, value } = chunk;
     if (done) break;
     size += value.byteLength;
     if (size > max) {

@@ -1,5 +1,6 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
 import { secureHeaders } from 'hono/secure-headers';
 import type { Endpoint } from '../../src/lib/api-contract.ts';
 import { openDb, type Db } from './db.ts';
@@ -66,6 +67,29 @@ export interface AppEnv {
   };
 }
 
+/**
+ * A body limit that answers a body which stops arriving (a phone that lost its connection
+ * mid-request) as the sender's mistake: 400 `body_interrupted`, not a 500 logged as ours. A body
+ * with no Content-Length is read whole by the limit before the route runs, so a stream that fails
+ * fails there; an error after the route was reached is the route's and passes through.
+ */
+function refuseInterruptedBody(limit: MiddlewareHandler): MiddlewareHandler {
+  return async (c, next) => {
+    let reachedRoute = false;
+    try {
+      await limit(c, async () => {
+        reachedRoute = true;
+        await next();
+      });
+    } catch (error) {
+      if (reachedRoute || error instanceof ApiError || error instanceof HTTPException) throw error;
+      throw new ApiError(400, 'body_interrupted', BODY_INTERRUPTED, [{ field: '(body)', message: BODY_INTERRUPTED }]);
+    }
+  };
+}
+
+const BODY_INTERRUPTED = 'The request stopped arriving before its end (the connection was lost): please send it again.';
+
 /** A Hono app with the API's shared middleware and its one error shape. */
 export function createRouter() {
   return new Hono<AppEnv>();
@@ -103,7 +127,9 @@ export function createApp({ largeUploads = [], crossSiteWrites = [] }: AppOption
   });
   // Uploads are larger: their handlers count the bytes as they stream and stop at their own
   // limit. Exact method and path, so nothing else escapes this one.
-  app.use((c, next) => (c.req.method === 'POST' && largeUploadPaths.includes(c.req.path) ? next() : jsonBodyLimit(c, next)));
+  app.use((c, next) =>
+    c.req.method === 'POST' && largeUploadPaths.includes(c.req.path) ? next() : refuseInterruptedBody(jsonBodyLimit)(c, next),
+  );
   app.use(async (c, next) => {
     c.set('config', readConfig(c.env));
     // One D1 session per request: reads from the nearest replica that has what this browser

@@ -86,6 +86,7 @@ export async function readSubmission(request: Request): Promise<Submission> {
     if (declaredLength > MAX_FIELDS_BYTES) throw fieldsTooLarge('(body)');
     const bytes = await readLimited(request.body, MAX_FIELDS_BYTES);
     if (bytes === 'too_large') throw fieldsTooLarge('(body)');
+    if (bytes === 'interrupted') throw refusalFor({ kind: 'interrupted' }, 0);
     return { fields: parseJson(new TextDecoder().decode(bytes)), photos: [] };
   }
 
