@@ -145,10 +145,12 @@ export async function moveOrderAsAdmin(
 /**
  * The transfer an admin confirms, as the order's payment row, when it went into the store's
  * shared account (the order has no account of its own; with one, the provider reports the same
- * money itself, decision 023): `store_account`, via `admin`, counted into the order's amountPaid,
- * in the move's batch and only if the move won. So what is owed back on it is listed in the
- * admin's payments like a provider's payment (src/features/orders/payments.ts, owedBack): what
- * arrived over the total at once, and all of it if the order is cancelled later.
+ * money itself, decision 023): `store_account`, via `admin`, in the move's batch and only if the
+ * move won. `received` is all the admin saw arrive for the order, so the row is what of it no
+ * payment recorded yet (a part the provider reported by its reference is in amountPaid already),
+ * and amountPaid becomes `received`. So what is owed back on it is listed in the admin's payments
+ * like a provider's payment (src/features/orders/payments.ts, owedBack): what arrived over the
+ * total at once, and all of it, each part once, if the order is cancelled later.
  */
 function sharedAccountPayment(db: Db, config: Config, order: OrderRow, received: number, at: Date, won: SQL) {
   const id = crypto.randomUUID();
@@ -166,7 +168,7 @@ function sharedAccountPayment(db: Db, config: Config, order: OrderRow, received:
     orderId: sql`${order.id}`.as('order_id'),
     accountNumber: sql`${config.BANK_ACCOUNT_NUMBER}`.as('account_number'),
     reference: sql`${orders.paymentReference}`.as('reference'),
-    amount: sql`${received}`.as('amount_kobo'),
+    amount: sql`max(${received} - ${orders.amountPaid}, 0)`.as('amount_kobo'),
     paidAt: sql`${paidAt}`.as('paid_at'),
     via: sql`'admin'`.as('via'),
     outcome: sql`'paid'`.as('outcome'),
@@ -182,7 +184,7 @@ function sharedAccountPayment(db: Db, config: Config, order: OrderRow, received:
     db.insert(providerPayments).select(db.select(row).from(orders).where(sharedAccount)).onConflictDoNothing(),
     db
       .update(orders)
-      .set({ amountPaid: sql`${orders.amountPaid} + ${received}` })
+      .set({ amountPaid: sql`max(${orders.amountPaid}, ${received})` })
       .where(
         and(
           eq(orders.id, order.id),

@@ -709,6 +709,33 @@ describe("the admin's payments", () => {
       expect(await waitingFor(number)).toBeUndefined();
     });
 
+    it('records only what the provider had not: a part it reported by reference counts once, also in what a cancel owes back', async () => {
+      const placed = await placeShared();
+      const { number, total } = placed.order;
+      // ₦10,000 into the shared account, reported by the provider and matched by its reference.
+      const part = 1_000_000;
+      expect(await deliver(chargeSuccess(null, part, { reference: number }))).toMatchObject({ outcome: 'part' });
+      expect(await amountPaid(number)).toBe(part);
+      // The statement shows the whole total arrived: the admin confirms it, ₦5,000 over.
+      expect((await confirm(number, await versionOf(number), total / 100 + 5_000)).status).toBe(200);
+      expect(await paymentsOf(number)).toEqual([
+        { outcome: 'part', amount: part, refund: 0 },
+        { outcome: 'paid', amount: total + 500_000 - part, refund: 500_000 },
+      ]);
+      expect(await amountPaid(number)).toBe(total + 500_000);
+
+      const cancelled = await admin.browser.post(`/admin/orders/${number}/cancel`, {
+        version: await versionOf(number),
+        reason: 'The shopper asked to cancel before dispatch',
+      });
+      expect(cancelled.status, await cancelled.clone().text()).toBe(200);
+      // Owed back: what arrived, once (before, the part was counted in both rows).
+      const rows = adminOrderDetailSchema.parse(await cancelled.json()).providerPayments ?? [];
+      expect(rows).toHaveLength(2);
+      const owed = rows.reduce((sum, p) => sum + p.refund, 0);
+      expect(owed).toBe(total + 500_000);
+    });
+
     it('lists what arrived over the total as owed back at once; once that is sent back, a cancel later owes the rest', async () => {
       const placed = await placeShared();
       const { number, total } = placed.order;
