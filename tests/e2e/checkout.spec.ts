@@ -270,6 +270,26 @@ test('a changed price and a sold-out item show on the cart before checkout', asy
   await expect(page.getByRole('complementary', { name: 'Order summary' })).toContainText('Total₦430,500');
 });
 
+test('a line whose price changed and whose stock ran short says both, and the cart takes the new price', async ({ page, db }) => {
+  await putInCart(page, 'apple-airpods-pro-3', 'Apple AirPods Pro 3');
+  await openCart(page);
+  await page.getByRole('button', { name: /^Increase quantity of Apple AirPods Pro 3/ }).click();
+  await expect(badge(page)).toHaveAccessibleName('Cart, 2 items');
+  // Cheaper, and only one left: the quote names the shortage (which blocks), not the price.
+  db.setProduct('apple-airpods-pro-3', { priceKobo: 42_900_000, stock: 1 });
+
+  await page.reload();
+  const airpods = page.getByRole('listitem').filter({ has: page.getByRole('link', { name: 'Apple AirPods Pro 3' }) });
+  await expect(airpods).toContainText('Only 1 left. Lower the quantity to check out.');
+  await expect(airpods).toContainText('Price changed: was ₦449,000, now ₦429,000');
+  await expect(airpods).toContainText('₦429,000 each');
+  await expect(page.getByRole('button', { name: 'Proceed to Checkout' })).toBeDisabled();
+
+  await airpods.getByRole('button', { name: /^Decrease quantity of/ }).click();
+  await expect(page.getByRole('button', { name: 'Proceed to Checkout' })).toBeEnabled();
+  await expect(page.getByRole('complementary', { name: 'Order summary' })).toContainText('Total₦430,500');
+});
+
 test('stock sold while the dialog is open gets its own message, and nothing is ordered', async ({ page, db }) => {
   await putInCart(page, 'logitech-mx-master-3s', 'Logitech MX Master 3S Wireless Mouse');
   await openCart(page);

@@ -214,6 +214,15 @@ function cartPage(root: HTMLElement, checkoutHost: HTMLElement) {
     }, 250);
   }
 
+  /**
+   * Whether the quote priced the line differently from the cart. The quote names one problem
+   * per line, and a shortage (of stock, or of what unpaid orders may hold) outranks a changed
+   * price, so the live price is read whenever the line was priced at all (a line that is gone
+   * or not in that option has none).
+   */
+  const repriced = (item: CartItem, line: CheckedLine) =>
+    line.problem?.kind !== 'unavailable' && line.problem?.kind !== 'unknown_variant' && line.unitPrice !== item.price;
+
   function applyQuote(checked: readonly CartItem[], lines: readonly CheckedLine[]) {
     checkFailed = false;
     refusal = null;
@@ -222,15 +231,14 @@ function cartPage(root: HTMLElement, checkoutHost: HTMLElement) {
       const item = checked[index];
       if (!item) return;
       const key = lineKey(item);
-      const changed = line.problem?.kind === 'price_changed';
-      next.set(key, { checked: line, priceWas: changed ? item.price : checks.get(key)?.priceWas });
+      next.set(key, { checked: line, priceWas: repriced(item, line) ? item.price : checks.get(key)?.priceWas });
     });
     checks = next;
     render();
     // Take live prices into the cart, so the summary is what the order will cost.
     lines.forEach((line, index) => {
       const item = checked[index];
-      if (item && line.problem?.kind === 'price_changed') repriceCartLine(item, line.unitPrice);
+      if (item && repriced(item, line)) repriceCartLine(item, line.unitPrice);
     });
   }
 
