@@ -24,7 +24,7 @@ import { paymentProvider } from '../payments/providers.ts';
 import { ProviderError } from '../payments/provider.ts';
 import { newOrderNumber, orderAccessToken, sameDigest, sha256Hex } from '../platform/crypto.ts';
 import { ApiError } from '../platform/errors.ts';
-import { allowEmailTo } from '../platform/rate-limit.ts';
+import { countEmailTo } from '../platform/rate-limit.ts';
 import { mailboxKey } from '../platform/mailbox.ts';
 import { expireIfOverdue } from './expire.ts';
 import { enforceOrderLimits, guardUnpaidHolds, unpaidHoldRefusal } from './limits.ts';
@@ -183,8 +183,9 @@ async function place(
   const account = await openPaymentAccount(config, row, now);
   const view = toOrderView(row, lineRows, [{ toStatus: row.status, createdAt: now }], config, account);
   // Whoever types an address can have the store e-mail it: past a few an hour, the order is
-  // placed without its confirmation (the order page shows all of it).
-  const confirm = await allowEmailTo(db, config, row.email, 'order', now);
+  // placed without its confirmation (the order page shows all of it). Given back below when the
+  // batch fails: nothing was sent, and a lost race is tried again.
+  const confirm = await countEmailTo(db, config, row.email, 'order', now);
 
   try {
     await db.batch([
@@ -203,12 +204,14 @@ async function place(
         createdAt: now,
       }),
       ...(account ? [db.insert(paymentAccounts).values(account)] : []),
-      ...(confirm ? [queueEmail(db, orderConfirmationEmail(view, config.SITE_URL), id)] : []),
+      ...(confirm.allowed ? [queueEmail(db, orderConfirmationEmail(view, config.SITE_URL), id)] : []),
       ...(credit?.statements(id) ?? []),
       // Last: counts this order's units with every other unpaid order's (functions/orders/limits.ts).
       ...guardUnpaidHolds(db, config, row, now),
     ]);
   } catch (err) {
+    // Best effort: the batch's own error is what this request answers with.
+    await confirm.giveBack().catch(() => undefined);
     const violation = constraintViolation(err);
     if (isUniqueViolation(violation, orders.idempotencyKeyHash)) {
       // The same key won a race with this request: answer with that order.

@@ -283,6 +283,22 @@ export async function allowEmailTo(
   kind: StrangerEmailKind,
   now = new Date(),
 ): Promise<boolean> {
+  return (await countEmailTo(db, config, email, kind, now)).allowed;
+}
+
+/**
+ * allowEmailTo() for a caller whose write may still fail after it asked (placing an order: its
+ * batch can lose a race, and a lost race is tried again): `giveBack()` takes the count back when
+ * no e-mail went, so a failed or repeated attempt does not spend the recipient's allowance.
+ */
+export async function countEmailTo(
+  db: Db,
+  config: Config,
+  email: string,
+  kind: StrangerEmailKind,
+  now = new Date(),
+): Promise<{ allowed: boolean; giveBack: () => Promise<void> }> {
   const key = `email.to.${kind}:${await sha256Hex(mailboxKey(email))}`;
-  return (await countRequest(db, key, config.RATE_LIMIT_EMAIL_RECIPIENT, now)).allowed;
+  const counted = await countRequests(db, [{ key, rule: config.RATE_LIMIT_EMAIL_RECIPIENT }], now);
+  return { allowed: counted[0]!.allowed, giveBack: () => takeBackRequests(db, counted) };
 }

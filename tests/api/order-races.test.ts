@@ -4,6 +4,7 @@ import type { Db } from '../../functions/platform/db.ts';
 import { openDb } from '../../functions/platform/db.ts';
 import { readConfig } from '../../functions/env.ts';
 import { sha256Hex } from '../../functions/platform/crypto.ts';
+import { mailboxKey } from '../../functions/platform/mailbox.ts';
 import { ApiError } from '../../functions/platform/errors.ts';
 import { expireIfOverdue } from '../../functions/orders/expire.ts';
 import { findGuestOrder, findOrderByNumber } from '../../functions/orders/find.ts';
@@ -278,5 +279,36 @@ describe('an expiry racing a payment report', () => {
     expect(after.status).toBe('payment_reported');
     expect((await eventsOf(order.number)).map((e) => e.to)).toEqual(['awaiting_payment', 'payment_reported']);
     expect(accessToken).toBeTruthy();
+  });
+});
+
+describe('the confirmation e-mail allowance (RATE_LIMIT_EMAIL_RECIPIENT)', () => {
+  const counted = async (email: string) =>
+    (
+      await env.DB.prepare('select coalesce(sum(count), 0) as n from rate_limits where key = ?')
+        .bind(`email.to.order:${await sha256Hex(mailboxKey(email))}`)
+        .first<{ n: number }>()
+    )?.n;
+
+  it('is given back when the order’s write loses a race: a refused order spends none of the recipient’s e-mails, a placed one spends one', async () => {
+    const id = 'sony-playstation-5-pro';
+    const email = `allowance-${crypto.randomUUID()}@example.com`;
+    const request = (lines: unknown[]) =>
+      placeOrderSchema.parse(orderRequest({ lines, customer: { ...orderRequest().customer, email } }));
+    await setStock(id, 1);
+    const lost = request([await line(id, 1)]);
+    // The last unit sold between the quote and the write: 409, after the allowance was counted.
+    const placing = placeOrderInD1(
+      racingTheOrderBatch(() => setStock(id, 0)),
+      config,
+      lost,
+    );
+    await expect(placing).rejects.toMatchObject({ status: 409, code: 'out_of_stock' });
+    expect(await counted(email)).toBe(0);
+
+    await setStock(id, 1);
+    const placed = await placeOrderInD1(db, config, request([await line(id, 1)]));
+    expect(placed.created).toBe(true);
+    expect(await counted(email)).toBe(1);
   });
 });
