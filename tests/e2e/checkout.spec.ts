@@ -273,8 +273,14 @@ test('a changed price and a sold-out item show on the cart before checkout', asy
 test('a line whose price changed and whose stock ran short says both, and the cart takes the new price', async ({ page, db }) => {
   await putInCart(page, 'apple-airpods-pro-3', 'Apple AirPods Pro 3');
   await openCart(page);
+  // The cart checks the new quantity with the Worker: that answer is in before anything changes,
+  // or it would take the new price into the cart before the reload below.
+  const checked = page.waitForResponse(
+    (r) => r.url().endsWith('/api/orders/quote') && r.request().postData()?.includes('"quantity":2') === true,
+  );
   await page.getByRole('button', { name: /^Increase quantity of Apple AirPods Pro 3/ }).click();
   await expect(badge(page)).toHaveAccessibleName('Cart, 2 items');
+  await checked;
   // Cheaper, and only one left: the quote names the shortage (which blocks), not the price.
   db.setProduct('apple-airpods-pro-3', { priceKobo: 42_900_000, stock: 1 });
 
