@@ -127,9 +127,8 @@ export function createApp({ largeUploads = [], crossSiteWrites = [] }: AppOption
   });
   // Uploads are larger: their handlers count the bytes as they stream and stop at their own
   // limit. Exact method and path, so nothing else escapes this one.
-  app.use((c, next) =>
-    c.req.method === 'POST' && largeUploadPaths.includes(c.req.path) ? next() : refuseInterruptedBody(jsonBodyLimit)(c, next),
-  );
+  const jsonBody = refuseInterruptedBody(jsonBodyLimit);
+  app.use((c, next) => (c.req.method === 'POST' && largeUploadPaths.includes(c.req.path) ? next() : jsonBody(c, next)));
   app.use(async (c, next) => {
     c.set('config', readConfig(c.env));
     // One D1 session per request: reads from the nearest replica that has what this browser
