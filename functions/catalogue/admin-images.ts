@@ -96,12 +96,8 @@ export async function readLimited(
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    let chunk: ReadableStreamReadResult<Uint8Array>;
-    try {
-      chunk = await reader.read();
-    } catch {
-      return 'interrupted';
-    }
+    const chunk = await reader.read().catch(() => null);
+    if (chunk === null) return 'interrupted';
     const { done, value } = chunk;
     if (done) break;
     size += value.byteLength;

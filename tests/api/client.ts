@@ -31,3 +31,20 @@ export function checkAnswer(
   if (result instanceof Promise) throw new Error('An answer schema must check synchronously');
   return result.issues ? { success: false, issues: result.issues } : { success: true, data: result.value };
 }
+
+/**
+ * A request body that sends `first` and then fails, as when a phone loses its connection
+ * half-way through a request: the sender's doing, which the API must answer as a refusal.
+ */
+export function bodyThatStops(first: string): ReadableStream<Uint8Array> {
+  let pulls = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (++pulls === 1) {
+        controller.enqueue(new TextEncoder().encode(first));
+        return;
+      }
+      controller.error(new Error('Network connection lost.'));
+    },
+  });
+}

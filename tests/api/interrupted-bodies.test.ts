@@ -3,6 +3,7 @@ import type { Endpoint } from '../../src/lib/api-contract.ts';
 import { errorBodySchema } from '../../src/lib/api-error.ts';
 import { Browser, ORIGIN } from './account-helpers.ts';
 import { signedInAdmin, signedInCustomer } from './admin-helpers.ts';
+import { bodyThatStops } from './client.ts';
 import { key, MUTATING, snapshot } from './hostile.ts';
 
 /**
@@ -11,18 +12,7 @@ import { key, MUTATING, snapshot } from './hostile.ts';
  * answer it as a refusal in the one error shape, write nothing, and log no "Unhandled API
  * error" 500 (before, every write but the trade-in form answered 500).
  */
-function bodyThatStops(): ReadableStream<Uint8Array> {
-  let pulls = 0;
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (++pulls === 1) {
-        controller.enqueue(new TextEncoder().encode('{"email": "someone@example.com", "name": "Ad'));
-        return;
-      }
-      controller.error(new Error('Network connection lost.'));
-    },
-  });
-}
+const JSON_THAT_STOPS = '{"email": "someone@example.com", "name": "Ad';
 
 /** A path parameter's stand-in: the shape the route expects, for a record that does not exist. */
 function fill(path: string): string {
@@ -52,7 +42,7 @@ async function sendEveryWrite(headers: Record<string, string>) {
     const response = await actor(endpoint.path).request(fill(endpoint.path), {
       method: endpoint.method,
       headers: { origin: ORIGIN, 'content-type': 'application/json', ...headers },
-      body: bodyThatStops(),
+      body: bodyThatStops(JSON_THAT_STOPS),
     });
     const text = await response.text();
     answers.push({ endpoint, status: response.status, json: JSON.parse(text), text });

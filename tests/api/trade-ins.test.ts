@@ -9,7 +9,7 @@ import type { PlacedOrder } from '../../src/features/orders/order-view.ts';
 import type { TradeInView } from '../../src/features/trade-ins/trade-in.ts';
 import { Browser, emailsTo, linkToken, newEmail } from './account-helpers.ts';
 import { signedInAdmin, signedInCustomer } from './admin-helpers.ts';
-import type { ErrorJson } from './client.ts';
+import { bodyThatStops, type ErrorJson } from './client.ts';
 import { newKey, PS5, SHIPPING } from './orders-helpers.ts';
 import { JPEG, PNG, postTradeIn, shopper, stored, submitted, SWAP_PS5, tradeInFields, WEBP } from './trade-in-helpers.ts';
 
@@ -256,20 +256,9 @@ describe('photos', () => {
   it('answers a body that stops arriving mid-upload (the sender went away) as the sender’s: 400, nothing stored, its budget given back', async () => {
     const before = await stored();
     const boundary = '----gts-gone';
-    let pulls = 0;
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (++pulls === 1) {
-          controller.enqueue(
-            new TextEncoder().encode(
-              `--${boundary}\r\ncontent-disposition: form-data; name="request"\r\n\r\n${JSON.stringify(tradeInFields())}\r\n`,
-            ),
-          );
-          return;
-        }
-        controller.error(new Error('Network connection lost.'));
-      },
-    });
+    const body = bodyThatStops(
+      `--${boundary}\r\ncontent-disposition: form-data; name="request"\r\n\r\n${JSON.stringify(tradeInFields())}\r\n`,
+    );
     const response = await shopper().request('/api/trade-ins', {
       method: 'POST',
       headers: { origin: 'http://localhost:8787', 'content-type': `multipart/form-data; boundary=${boundary}` },
