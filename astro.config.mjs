@@ -6,7 +6,7 @@ import AstroPWA from '@vite-pwa/astro';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PAGE_CSP_DIRECTIVES } from './functions/platform/security-headers.ts';
-import { writeModulePreloads } from './scripts/build/module-preloads.ts';
+import { writeLateScripts } from './scripts/build/page-scripts.ts';
 import { writePageHeaders } from './scripts/build/page-headers.ts';
 
 const site = process.env.SITE_URL ?? 'https://gts.ng';
@@ -138,14 +138,14 @@ const pagePolicyHeaders = () =>
   });
 
 /**
- * A modulepreload link in each pre-rendered page for every module its scripts import, so a
- * slow phone fetches them at once instead of one import level per round trip (issue 23;
- * scripts/build/module-preloads.ts). Listed before pwa(): the pages the service worker caches are these.
+ * Each pre-rendered page's scripts start after its first paint, with every module they import
+ * preloaded then, so a slow phone fetches them at once instead of one import level per round trip
+ * (issue 23; scripts/build/page-scripts.ts). Listed before pwa(): the pages the service worker caches are these.
  */
-const modulePreloads = () =>
+const lateScripts = () =>
   afterBuild(
-    'gts:module-preloads',
-    async () => `modulepreload links in ${await writeModulePreloads(clientDir)} pre-rendered pages`,
+    'gts:late-scripts',
+    async () => `scripts after the first paint in ${await writeLateScripts(clientDir)} pre-rendered pages`,
   );
 
 /**
@@ -153,7 +153,7 @@ const modulePreloads = () =>
  * client and its light checks, nanostores, the toast queue, the connection watch, money) in one
  * chunk instead of about fifteen: on a slow link every file costs a request (HTTP/1.1 asks six at a
  * time) and about 300 bytes of headers, and this one chunk is most of every page's start-up code.
- * With modulePreloads() below, the listing's controls on the slow-3G phone answer at ~2.2 s
+ * With lateScripts() below, the listing's controls on the slow-3G phone answer at ~2.2 s
  * instead of ~3.0 s (issue 23; decision 004 has the trial). Vite's preload helper, which every
  * page loaded as a file of its own, is in it too (Rolldown keeps its runtime helpers in their own
  * file whatever the groups say). Browser build only.
@@ -212,7 +212,7 @@ export default defineConfig({
   adapter: cloudflare({ imageService: 'passthrough' }),
   // Astro sessions are not used: no SESSION KV namespace to provision.
   session: false,
-  integrations: [react(), modulePreloads(), pagePolicyHeaders(), pwa()],
+  integrations: [react(), lateScripts(), pagePolicyHeaders(), pwa()],
   // No Astro prefetch: no link asked for it (data-astro-prefetch), yet its script loaded on every page
   // and walked every link three times at load (a long task on the listing). The service worker
   // keeps the core pages; the listing's script fetches a listing when a filter or page is chosen (issue 23).

@@ -5,7 +5,7 @@ import { api } from './index.ts';
 import { HSTS, isPrivatePage, OPENER_POLICY, PAGE_CSP_HEADER, PAGE_SECURITY_HEADERS } from './platform/security-headers.ts';
 import { runScheduledJobs } from './scheduled.ts';
 import { drainReader } from './platform/drain.ts';
-import { cachedImports, type ModuleImports, withModulePreloads } from './platform/module-preloads.ts';
+import { cachedImports, type ModuleImports, withLateScripts } from './platform/page-scripts.ts';
 import { pagePolicy } from './platform/page-policy.ts';
 import { finishPageRequest } from './platform/request-log.ts';
 
@@ -104,15 +104,15 @@ async function drainUnreadBody(request: Request) {
 }
 
 /**
- * What the Worker adds to a page it answers: a modulepreload link for each module its scripts import
- * (functions/platform/module-preloads.ts; the build has written them into pre-rendered pages), and
+ * What the Worker adds to a page it answers: its scripts listed to start after the first paint, with
+ * every module they import (functions/platform/page-scripts.ts; the build has done it in pre-rendered pages), and
  * the security headers a pre-rendered page gets from `_headers` (public/_headers, and the page's own
  * policy the build adds there). An HTML page is read whole for that (a few tens of KB), then sent.
  */
 async function finishPage(request: Request, env: Env, response: Response): Promise<Response> {
   const { headers } = response;
   const html = (headers.get('content-type') ?? '').startsWith('text/html') && response.body !== null;
-  const body = html ? await withModulePreloads(await response.text(), builtModuleImports(request, env)) : null;
+  const body = html ? await withLateScripts(await response.text(), builtModuleImports(request, env)) : null;
   // The adapter's answer may have immutable headers (one fetched from the assets).
   const secured = new Response(body ?? response.body, response);
   for (const [name, value] of Object.entries(PAGE_SECURITY_HEADERS)) secured.headers.set(name, value);

@@ -4,9 +4,10 @@
  * measuring
  *  - first content: the browser's first-contentful-paint;
  *  - controls answer: the moment the first screen's controls work, i.e. the page's module
- *    scripts have run (DOMContentLoaded, which waits for them) and every island on the page has
- *    hydrated (Astro removes an island's `ssr` attribute when it has) and the plain scripts of
- *    the listing and the product page have taken them over (`data-ready`);
+ *    scripts have run (they start after the first paint and mark `<html data-scripts="ran">`,
+ *    functions/platform/page-scripts.ts), every island on the page has hydrated (Astro removes an
+ *    island's `ssr` attribute when it has) and the plain scripts of the listing and the product
+ *    page have taken them over (`data-ready`);
  *  - the JavaScript transferred before that moment.
  * Targets: first content <= 1.5 s and controls <= 3 s on the home page, a category listing and
  * a product page.
@@ -53,8 +54,10 @@ async function measureOnce(browser, url) {
   });
   const started = Date.now();
   await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
-  // Islands drop `ssr` once hydrated; the listing's and product page's plain scripts mark what they took over.
-  const waiting = 'astro-island[ssr], [data-listing]:not([data-ready]), form[data-product-form]:not([data-ready])';
+  // The page's scripts mark <html> once they have run; islands drop `ssr` once hydrated; the
+  // listing's and product page's plain scripts mark what they took over.
+  const waiting =
+    'html:not([data-scripts="ran"]), astro-island[ssr], [data-listing]:not([data-ready]), form[data-product-form]:not([data-ready])';
   await page.waitForFunction((selector) => document.querySelectorAll(selector).length === 0, waiting, {
     timeout: 60_000,
     polling: 50,

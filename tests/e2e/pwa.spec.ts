@@ -1,7 +1,7 @@
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import type { BrowserContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { islandsHydrated } from './islands.ts';
+import { islandsHydrated, scriptsRan } from './islands.ts';
 
 // The other browser tests block service workers (playwright.config.ts); these are about them.
 test.use({ serviceWorkers: 'allow' });
@@ -327,6 +327,7 @@ test('a script chunk that fails to load after a deploy reloads the page once per
   context,
 }) => {
   await page.goto('/about');
+  await scriptsRan(page);
   const loads: number[] = [];
   page.on('load', () => loads.push(Date.now()));
   // Offline, a failed chunk is the connection: no reload (CI once saw a listing reload, and hang,
@@ -338,6 +339,7 @@ test('a script chunk that fails to load after a deploy reloads the page once per
   const reloaded = page.waitForEvent('load');
   await page.evaluate(() => window.dispatchEvent(new Event('vite:preloadError', { cancelable: true })));
   await reloaded;
+  await scriptsRan(page);
   // A second failure in the same tab session does not loop: the listener says so on the console
   // instead of reloading (it decides as the event is dispatched).
   const gaveUp = page.waitForEvent('console', (m) => m.text().startsWith('A script failed to load again after a reload'));
@@ -430,6 +432,7 @@ test('the install banner waits for the first interaction, shows when the server 
   const checks = recordInstallChecks(page);
   await recordInstallSteps(page);
   await page.goto('/');
+  await scriptsRan(page);
   // The page holds the offer back as it is dispatched, and decides then to wait.
   expect(await offerInstall(page)).toBe(true);
   const banner = installBanner(page);
@@ -458,6 +461,7 @@ test('the install banner waits for the first interaction, shows when the server 
   ]);
 
   await page.reload();
+  await scriptsRan(page);
   await offerInstall(page);
   await interact(page);
   // The page read this device's dismissal and stopped there: no server check, no banner.
@@ -467,6 +471,7 @@ test('the install banner waits for the first interaction, shows when the server 
   // Even with this device's local record gone, the server remembers the device.
   await page.evaluate(() => localStorage.removeItem('gtsInstallDismissed'));
   await page.reload();
+  await scriptsRan(page);
   const again = page.waitForResponse((r) => r.url().includes('/api/check-install-prompt/'));
   await offerInstall(page);
   await interact(page);
@@ -476,11 +481,39 @@ test('the install banner waits for the first interaction, shows when the server 
   await expect(banner).toHaveCount(0);
 });
 
+test("an install offer made before the page's scripts start is held for them, and shown after the first interaction", async ({
+  page,
+}) => {
+  await recordInstallSteps(page);
+  // The frame's script is held back until the offer has come, as on a phone where the browser
+  // makes its offer before the page's first paint (scripts start after it, decision 027).
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/_astro/BaseLayout.astro_astro_type_script*', async (route) => {
+    await released;
+    await route.continue();
+  });
+  await page.goto('/', { waitUntil: 'domcontentloaded' });
+  expect(await page.locator('html').getAttribute('data-scripts')).toBeNull();
+  // The page's starter holds it back: the browser shows no offer of its own.
+  expect(await offerInstall(page)).toBe(true);
+  release();
+  await scriptsRan(page);
+  const checked = page.waitForResponse((r) => r.url().includes('/api/check-install-prompt/'));
+  await interact(page);
+  expect(await (await checked).json()).toEqual({ shouldShowPrompt: true });
+  await expect(installBanner(page)).toBeVisible();
+  await expect.poll(() => installSteps(page)).toEqual(['interaction', 'dismissal read', 'check', 'answer']);
+});
+
 test('Install shows the browser offer once and records the dismissal; a failed check still offers it; an offer after the first interaction shows at once', async ({
   page,
 }) => {
   await page.route('**/api/check-install-prompt/*', (route) => route.fulfill({ status: 503, body: 'unavailable' }));
   await page.goto('/products');
+  await scriptsRan(page);
   await interact(page);
   await offerInstall(page, 'accepted');
   const banner = installBanner(page);
@@ -514,6 +547,7 @@ for (const [how, emulate] of Object.entries(INSTALLED)) {
     const checks = recordInstallChecks(page);
     await recordInstallSteps(page);
     await page.goto('/');
+    await scriptsRan(page);
     // The page takes the offer as it is dispatched and, installed, drops it there.
     expect(await offerInstall(page)).toBe(true);
     await interact(page);

@@ -9,7 +9,7 @@ import {
   PAGE_SECURITY_HEADERS,
 } from '../../functions/platform/security-headers.ts';
 import { expect, test } from './fixtures.ts';
-import { islandsHydrated } from './islands.ts';
+import { islandsHydrated, listedScripts } from './islands.ts';
 
 /**
  * The policies of a response: each Content-Security-Policy header, and each policy of a header
@@ -84,7 +84,7 @@ test('scripts and styles carry nosniff but not the page-only headers; other file
   // And the asset server applies it: a page's script and a stylesheet, as the browser gets them.
   // Pages inline their own CSS; the toast outlet's stylesheet is a file its loader script names.
   const html = await (await request.get('/products')).text();
-  const scripts = [...html.matchAll(/<script type="module" src="(\/_astro\/[^"]+\.js)"/g)].map((m) => m[1]!);
+  const scripts = listedScripts(html).start;
   const script = scripts[0];
   let style: string | undefined;
   for (const src of scripts) style ??= /\/_astro\/[^"'`]+\.css/.exec(await (await request.get(src)).text())?.[0];
@@ -125,9 +125,9 @@ test('a pre-rendered page: headers from _headers, and one script policy, in its 
     expect(metaPolicy(html), path).toBeUndefined();
     expect(html, path).not.toMatch(/http-equiv="content-security-policy"/i);
     // The header covers <head> from its start: the theme script, the first thing in it, is allowed by hash.
-    const [theme] = [...html.matchAll(/<script(?![^>]*\bsrc=)(?![^>]*application\/ld\+json)[^>]*>([\s\S]*?)<\/script>/g)].map(
-      (m) => m[1]!,
-    );
+    const [theme] = [
+      ...html.matchAll(/<script(?![^>]*\bsrc=)(?![^>]*application\/(?:ld\+)?json)[^>]*>([\s\S]*?)<\/script>/g),
+    ].map((m) => m[1]!);
     expect(theme, path).toContain("localStorage.getItem('theme')");
     expect(policy, path).toContain(`'sha256-${createHash('sha256').update(theme!).digest('base64')}'`);
   }
@@ -172,9 +172,9 @@ test('every page sends its own script policy as a header: default-src, and the h
         .split(' ')
         .slice(2)
         .sort();
-    const scripts = [...html.matchAll(/<script(?![^>]*\bsrc=)(?![^>]*application\/ld\+json)[^>]*>([\s\S]*?)<\/script>/g)].map(
-      (m) => sha256(m[1]!),
-    );
+    const scripts = [
+      ...html.matchAll(/<script(?![^>]*\bsrc=)(?![^>]*application\/(?:ld\+)?json)[^>]*>([\s\S]*?)<\/script>/g),
+    ].map((m) => sha256(m[1]!));
     const styles = [...html.matchAll(/<style[^>]*>([\s\S]*?)<\/style>/g)].map((m) => sha256(m[1]!));
     expect(listed('script-src'), path).toEqual([...new Set(scripts)].sort());
     expect(listed('style-src'), path).toEqual([...new Set(styles)].sort());

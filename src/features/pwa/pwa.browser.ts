@@ -1,5 +1,6 @@
 import { watchConnection } from './connection.browser.ts';
 import { isInstalled } from './display-mode.browser.ts';
+import { INSTALL_OFFER } from './install-offer.ts';
 import type { BeforeInstallPromptEvent } from './install.browser.ts';
 
 /**
@@ -80,12 +81,17 @@ function onFirstInteraction() {
 }
 for (const type of INTERACTIONS) window.addEventListener(type, onFirstInteraction, listening);
 
-window.addEventListener('beforeinstallprompt', (event) => {
+function onInstallOffer(event: Event) {
   event.preventDefault();
   if (isInstalled()) return;
   heldOffer = event as BeforeInstallPromptEvent;
   offerWhenReady();
-});
+}
+window.addEventListener('beforeinstallprompt', onInstallOffer);
+// An offer the browser made before this script started (scripts start after the first paint):
+// the page's starter held it back and kept it here (functions/platform/page-scripts.ts).
+const earlyOffer = (window as unknown as Record<typeof INSTALL_OFFER, Event | undefined>)[INSTALL_OFFER];
+if (earlyOffer) onInstallOffer(earlyOffer);
 window.addEventListener('appinstalled', () => {
   heldOffer = null;
   import('./install.browser.ts').then((install) => install.forgetInstallOffer()).catch(() => undefined);

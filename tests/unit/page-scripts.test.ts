@@ -4,9 +4,10 @@ import {
   importLevels,
   type ModuleImports,
   moduleScripts,
+  PAGE_SCRIPTS_STARTER,
   staticImports,
-  withModulePreloads,
-} from '../../functions/platform/module-preloads.ts';
+  withLateScripts,
+} from '../../functions/platform/page-scripts.ts';
 
 /** A built site's modules, by path: what each imports (as rolldown writes it, minified). */
 const SITE: Record<string, string> = {
@@ -23,10 +24,14 @@ const siteImports: ModuleImports = async (path) => {
   return source === undefined ? [] : staticImports(source, path);
 };
 
-const page = (body: string) =>
-  `<!DOCTYPE html><html><head><script type="module" src="/_astro/page.js"></script></head><body><main><img src="/a.svg"></main>${body}</body></html>`;
+const STARTER = `<script>${PAGE_SCRIPTS_STARTER}</script>`;
+const page = (body: string, starter = STARTER) =>
+  `<!DOCTYPE html><html><head><script type="module" src="/_astro/page.js"></script></head><body><main><img src="/a.svg"></main>${body}${starter}</body></html>`;
+/** The JSON block of a page's scripts, read back. */
+const listed = (html: string) =>
+  JSON.parse(/<script type="application\/json" data-page-scripts>([^<]*)<\/script>/.exec(html)?.[1] ?? 'null');
 
-describe('module preloads', () => {
+describe('page scripts', () => {
   it('reads static imports and re-exports, resolved against the module, and not dynamic ones', () => {
     expect(staticImports(SITE['/_astro/listing.js'] ?? '', '/_astro/listing.js')).toEqual([
       '/_astro/shared.js',
@@ -59,19 +64,33 @@ describe('module preloads', () => {
     ]);
   });
 
-  it('writes a link for each at the end of the body, after the content, and leaves a page that has them', async () => {
+  it('takes the scripts out and lists them with every import at the end of the body, once, on a page with the starter', async () => {
     const html = page(
-      '<script type="module" src="/_astro/Header.js"></script><script type="module" src="/_astro/listing.js"></script>',
+      '<script type="module" src="/_astro/Header.js"></script><p>text</p><script type="module" src="/_astro/listing.js"></script>',
     );
-    const preloaded = await withModulePreloads(html, siteImports);
-    const links = [...preloaded.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]);
-    expect(links).toEqual(['/_astro/shared.js', '/_astro/theme.js', '/_astro/price.js', '/_astro/atom.js']);
-    expect(preloaded.indexOf('rel="modulepreload"')).toBeGreaterThan(preloaded.indexOf('</main>'));
-    expect(preloaded.endsWith('</body></html>')).toBe(true);
-    expect(await withModulePreloads(preloaded, siteImports)).toBe(preloaded);
-    // Nothing to preload, or no body: the page as it was.
-    expect(await withModulePreloads(page(''), siteImports)).toBe(page(''));
-    expect(await withModulePreloads('<p>hello', siteImports)).toBe('<p>hello');
+    // Astro writes a component's script after </html> at times: it is taken too.
+    const late = await withLateScripts(`${html}<script type="module" src="/_astro/price.js"></script>`, siteImports);
+    // No module script and no preload left for the browser to fetch before the first paint.
+    expect(late.replace(STARTER, '')).not.toMatch(/type="module"|modulepreload/);
+    expect(listed(late)).toEqual({
+      start: ['/_astro/page.js', '/_astro/Header.js', '/_astro/listing.js', '/_astro/price.js'],
+      preload: ['/_astro/shared.js', '/_astro/theme.js', '/_astro/atom.js'],
+    });
+    // The rest of the page as it was, the list last in the body.
+    expect(late).toContain('<main><img src="/a.svg"></main><p>text</p>');
+    expect(late).toContain(STARTER);
+    expect(late.indexOf('data-page-scripts>')).toBeGreaterThan(late.indexOf('</main>'));
+    expect(late.endsWith('</script></body></html>')).toBe(true);
+    // Once: a page that has its list already is left.
+    expect(await withLateScripts(late, siteImports)).toBe(late);
+  });
+
+  it('leaves a page without the starter, with no module script, or with no body as it is', async () => {
+    const html = page('<script type="module" src="/_astro/Header.js"></script>', '');
+    expect(await withLateScripts(html, siteImports)).toBe(html);
+    const none = '<!DOCTYPE html><html><head></head><body><p>hi</p><script>x()</script>' + STARTER + '</body></html>';
+    expect(await withLateScripts(none, siteImports)).toBe(none);
+    expect(await withLateScripts('<p>hello', siteImports)).toBe('<p>hello');
   });
 
   it('reads each file once, and again after a failed read', async () => {

@@ -1,0 +1,100 @@
+import { init, parse } from 'es-module-lexer';
+import { expect, test } from './fixtures.ts';
+import { islandsHydrated, listedScripts } from './islands.ts';
+
+/**
+ * A page's module scripts start after its first paint, with every module they import preloaded
+ * then, so the first screen waits for no script and a slow phone fetches them all at once rather
+ * than one import level per round trip (issue 23; functions/platform/page-scripts.ts). Checked
+ * against the built files as the browser gets them, read with es-module-lexer (the parser Vite
+ * uses), not with the Worker's own reading: on a pre-rendered page (the build wrote the list), a
+ * page the Worker renders (the listing, the cart), and a product page (the Worker serves the build's).
+ */
+const PAGES = ['/', '/about', '/products?category=phones', '/cart', '/product/sony-playstation-5-slim'];
+/** Pages with a script of their own besides the frame's (BaseLayout's); the others have only the frame's. */
+const OWN_SCRIPT = new Set(['/products?category=phones', '/cart', '/product/sony-playstation-5-slim']);
+
+test.describe('page scripts', () => {
+  for (const path of PAGES) {
+    test(`${path}: no script before the first paint; its scripts listed with every module they import`, async ({ request }) => {
+      await init;
+      const html = await (await request.get(path)).text();
+      // Nothing the browser would fetch while it reads the page: no module script, no preload.
+      expect(html).not.toMatch(/<script\b[^>]*\btype="module"/);
+      expect(html).not.toMatch(/<link\b[^>]*\brel="modulepreload"/);
+      const { start, preload } = listedScripts(html);
+      expect(start.length).toBeGreaterThan(0);
+
+      const imported = new Set<string>();
+      let level = [...start];
+      while (level.length > 0) {
+        const next: string[] = [];
+        for (const module of level) {
+          const response = await request.get(module);
+          expect(response.status(), module).toBe(200);
+          const [imports] = parse(await response.text());
+          // Static imports only (d === -1): what a script loads on demand is not preloaded.
+          for (const { n, d } of imports) {
+            if (d !== -1 || !n) continue;
+            const url = new URL(n, `http://x${module}`).pathname;
+            if (imported.has(url) || start.includes(url)) continue;
+            imported.add(url);
+            next.push(url);
+          }
+        }
+        level = next;
+      }
+      expect(imported.size, 'the scripts import modules').toBeGreaterThan(0);
+      expect(new Set(preload)).toEqual(imported);
+    });
+  }
+
+  test('a page starts with the frame script, and one script more only if it has its own behaviour', async ({ request }) => {
+    const frames = new Set<string>();
+    for (const path of PAGES) {
+      const { start } = listedScripts(await (await request.get(path)).text());
+      // The frame's first: the header answers before the page's own script runs.
+      expect(start[0], path).toMatch(/\/BaseLayout\.astro_astro_type_script/);
+      frames.add(start[0] ?? '');
+      // Each component's own <script> would be one request more before the page settles (decision 004).
+      expect(start, path).toHaveLength(OWN_SCRIPT.has(path) ? 2 : 1);
+    }
+    expect(frames.size, 'one frame script, the same file on every page').toBe(1);
+  });
+
+  for (const path of ['/products?category=phones', '/product/sony-playstation-5-slim', '/']) {
+    test(`${path}: the browser asks for the scripts once the first content is shown, each module once`, async ({ page }) => {
+      const fetched = new Map<string, number>();
+      page.on('request', (r) => {
+        const { pathname } = new URL(r.url());
+        if (pathname.startsWith('/_astro/') && pathname.endsWith('.js')) fetched.set(pathname, (fetched.get(pathname) ?? 0) + 1);
+      });
+      await page.goto(path);
+      await islandsHydrated(page);
+      const timing = await page.evaluate(() => ({
+        firstContent: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
+        scripts: performance
+          .getEntriesByType('resource')
+          .filter((entry) => new URL(entry.name).pathname.startsWith('/_astro/') && entry.name.endsWith('.js'))
+          .map((entry) => entry.startTime),
+      }));
+      expect(timing.scripts.length).toBeGreaterThan(0);
+      expect(Math.min(...timing.scripts), 'the first script asked for after the first content').toBeGreaterThan(
+        timing.firstContent,
+      );
+      const preloaded = await page
+        .locator('link[rel="modulepreload"]')
+        .evaluateAll((links) => links.map((l) => new URL((l as HTMLLinkElement).href).pathname));
+      expect(preloaded.length).toBeGreaterThan(0);
+      for (const module of preloaded) expect(fetched.get(module), module).toBe(1);
+    });
+  }
+
+  test('the scripts work once started: a filter applies in place', async ({ page }) => {
+    await page.goto('/products?category=phones');
+    await islandsHydrated(page);
+    await page.getByRole('checkbox', { name: 'Apple' }).check();
+    await expect(page).toHaveURL(/\/products\?category=phones&brand=Apple$/);
+    await expect(page.getByRole('button', { name: 'Remove filter Apple' })).toBeVisible();
+  });
+});
