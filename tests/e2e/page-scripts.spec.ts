@@ -1,6 +1,6 @@
 import { init, parse } from 'es-module-lexer';
 import { expect, test } from './fixtures.ts';
-import { islandsHydrated, listedScripts } from './islands.ts';
+import { islandsHydrated, listedScripts, scriptsRan } from './islands.ts';
 
 /**
  * A page's module scripts start after its first paint, with every module they import preloaded
@@ -89,6 +89,41 @@ test.describe('page scripts', () => {
       for (const module of preloaded) expect(fetched.get(module), module).toBe(1);
     });
   }
+
+  test("the starter starts only the build's own files from the page's last list", async ({ page }) => {
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      if (r.resourceType() === 'script') asked.push(r.url());
+    });
+    // A list planted earlier in the page (a templating slip, say) and one that names other files:
+    // the starter reads the last list, the Worker's, and takes only /_astro/ paths from it.
+    await page.route('**/about', async (route) => {
+      const response = await route.fetch();
+      const html = await response.text();
+      const { start, preload } = listedScripts(html);
+      const planted = (list: object) => `<script type="application/json" data-page-scripts>${JSON.stringify(list)}</script>`;
+      const changed = html
+        .replace('<main', `${planted({ start: ['/_astro/planted.js'], preload: [] })}<main`)
+        .replace(
+          /<script type="application\/json" data-page-scripts>[^<]*<\/script>(?![\s\S]*data-page-scripts>)/,
+          planted({
+            start: ['https://elsewhere.example/x.js', '/api/session', ...start],
+            preload: ['//elsewhere.example/y.js', ...preload],
+          }),
+        );
+      expect(changed).not.toBe(html);
+      await route.fulfill({ response, body: changed });
+    });
+    await page.goto('/about');
+    await scriptsRan(page);
+    const paths = asked.map((url) => new URL(url));
+    expect(
+      paths.every((url) => url.origin === new URL(page.url()).origin && url.pathname.startsWith('/_astro/')),
+      asked.join(' '),
+    ).toBe(true);
+    expect(asked.some((url) => url.endsWith('/_astro/planted.js'))).toBe(false);
+    expect(asked.some((url) => /BaseLayout\.astro_astro_type_script/.test(url))).toBe(true);
+  });
 
   test('the scripts work once started: a filter applies in place', async ({ page }) => {
     await page.goto('/products?category=phones');
