@@ -102,15 +102,13 @@ test.describe('page scripts', () => {
       const html = await response.text();
       const { start, preload } = listedScripts(html);
       const planted = (list: object) => `<script type="application/json" data-page-scripts>${JSON.stringify(list)}</script>`;
-      const changed = html
-        .replace('<main', `${planted({ start: ['/_astro/planted.js'], preload: [] })}<main`)
-        .replace(
-          /<script type="application\/json" data-page-scripts>[^<]*<\/script>(?![\s\S]*data-page-scripts>)/,
-          planted({
-            start: ['https://elsewhere.example/x.js', '/api/session', ...start],
-            preload: ['//elsewhere.example/y.js', ...preload],
-          }),
-        );
+      const changed = html.replace('<main', `${planted({ start: ['/_astro/planted.js'], preload: [] })}<main`).replace(
+        /<script type="application\/json" data-page-scripts>[^<]*<\/script>(?![\s\S]*data-page-scripts>)/,
+        planted({
+          start: ['https://elsewhere.example/x.js', '/api/session', ...start],
+          preload: ['//elsewhere.example/y.js', ...preload],
+        }),
+      );
       expect(changed).not.toBe(html);
       await route.fulfill({ response, body: changed });
     });

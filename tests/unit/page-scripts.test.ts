@@ -88,7 +88,7 @@ describe('page scripts', () => {
   it('leaves a page without the starter, with no module script, or with no body as it is', async () => {
     const html = page('<script type="module" src="/_astro/Header.js"></script>', '');
     expect(await withLateScripts(html, siteImports)).toBe(html);
-    const none = '<!DOCTYPE html><html><head></head><body><p>hi</p><script>x()</script>' + STARTER + '</body></html>';
+    const none = `<!DOCTYPE html><html><head></head><body><p>hi</p><script>x()</script>${STARTER}</body></html>`;
     expect(await withLateScripts(none, siteImports)).toBe(none);
     expect(await withLateScripts('<p>hello', siteImports)).toBe('<p>hello');
   });
