@@ -1,4 +1,5 @@
 import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { navigationsWaitForScripts } from './islands.ts';
 
 /*
  * Playwright blocks service workers (playwright.config.ts), and then `register()` answers
@@ -18,5 +19,6 @@ export async function quietServiceWorker(context: BrowserContext) {
 export async function otherBrowser(browser: Browser, baseURL: string | undefined): Promise<Page> {
   const context = await browser.newContext({ baseURL, serviceWorkers: 'block' });
   await quietServiceWorker(context);
+  navigationsWaitForScripts(context);
   return context.newPage();
 }

@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
 import { querySql, runSql, workerServer } from './d1.ts';
+import { navigationsWaitForScripts } from './islands.ts';
 
 /**
  * The browser tests' `test` and `expect`: every spec imports them from here, not from
@@ -8,7 +9,9 @@ import { querySql, runSql, workerServer } from './d1.ts';
  * - runs against its worker's own server and D1 (playwright.config.ts, d1.ts);
  * - fails if the page broke the Content Security Policy (a blocked inline script,
  *   style, image or request), which would otherwise only show as a quietly broken page;
- * - can change D1 through `db` and have the change undone after it, pass or fail.
+ * - can change D1 through `db` and have the change undone after it, pass or fail;
+ * - with JavaScript, finds a page it navigates to ready for a shopper's hand: `goto` (and reload,
+ *   back, forward) waits for the page's scripts, which start after its first paint (islands.ts).
  */
 export { expect };
 
@@ -72,6 +75,11 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     },
     { scope: 'worker', auto: true, timeout: 130_000 },
   ],
+
+  context: async ({ context, javaScriptEnabled }, use) => {
+    if (javaScriptEnabled !== false) navigationsWaitForScripts(context);
+    await use(context);
+  },
 
   cspViolations: [
     async ({ context }, use, testInfo) => {

@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { type BrowserContext, expect, type Page } from '@playwright/test';
 
 /**
  * Waits until the page's scripts have run, every island on the page has hydrated (Astro drops the `ssr` attribute then), and
@@ -33,4 +33,43 @@ export async function scriptsRan(page: Page) {
 export function listedScripts(html: string): { start: string[]; preload: string[] } {
   const block = /<script type="application\/json" data-page-scripts>([^<]*)<\/script>/.exec(html)?.[1];
   return block ? JSON.parse(block) : { start: [], preload: [] };
+}
+
+/** A page's navigations, each of which loads a new document whose scripts start after its first paint. */
+const NAVIGATIONS = ['goto', 'reload', 'goBack', 'goForward'] as const;
+const waiting = new WeakSet<Page>();
+
+/**
+ * Makes every page of the context (those it has and those it opens) wait, in `goto`, `reload`,
+ * `goBack` and `goForward`, until the new document's listed scripts have run: the moment a
+ * shopper's tap on a scripted control (a menu, a form's own checks) does what the page says.
+ * A test that acts straight after navigating would otherwise race the scripts (they start after
+ * the first paint: functions/platform/page-scripts.ts), and lose on a busy machine.
+ *
+ * A navigation with `waitUntil: 'commit'` or `'domcontentloaded'` does not wait: that is how a
+ * test reaches a page before its scripts (a tap before they run, an offer they must not miss).
+ * A page without a list (JSON, a page with no module script) has nothing to wait for. Only for
+ * contexts with JavaScript: without it, the scripts never run.
+ */
+export function navigationsWaitForScripts(context: BrowserContext) {
+  for (const page of context.pages()) waitOnNavigations(page);
+  context.on('page', waitOnNavigations);
+}
+
+function waitOnNavigations(page: Page) {
+  if (waiting.has(page)) return;
+  waiting.add(page);
+  for (const name of NAVIGATIONS) {
+    const navigate = page[name].bind(page) as (...args: unknown[]) => ReturnType<Page['goto']>;
+    Object.assign(page, {
+      [name]: async (...args: unknown[]) => {
+        const response = await navigate(...args);
+        const options = args.find((arg): arg is { waitUntil?: string } => typeof arg === 'object' && arg !== null);
+        if (options?.waitUntil !== 'commit' && options?.waitUntil !== 'domcontentloaded') {
+          await expect(page.locator('html:has(script[data-page-scripts]):not([data-scripts="ran"])')).toHaveCount(0);
+        }
+        return response;
+      },
+    });
+  }
 }

@@ -1,7 +1,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { ADMIN } from './accounts.ts';
 import { axe, expect, type TestDb, test } from './fixtures.ts';
-import { islandsHydrated } from './islands.ts';
+import { islandsHydrated, scriptsRan } from './islands.ts';
 import { layoutShift, settled, watchLayoutShift } from './layout-shift.ts';
 
 /**
@@ -357,7 +357,8 @@ test('the phone menu signs in and out @phone', async ({ page, request, baseURL }
   await islandsHydrated(page);
   await signIn(page, email, PASSWORD);
   await expect(page).toHaveURL(/\/profile$/);
-
+  // A page reached by a link or a redirect, not goto: its menu answers once its scripts have run.
+  await scriptsRan(page);
   await page.getByRole('button', { name: 'Open menu' }).click();
   for (const name of ['Profile', 'Orders', 'Payment Methods'])
     await expect(menu.getByRole('link', { name, exact: true })).toBeVisible();
@@ -365,6 +366,7 @@ test('the phone menu signs in and out @phone', async ({ page, request, baseURL }
   await expect(menu.getByRole('link', { name: 'Admin' })).toBeHidden();
   await menu.getByRole('button', { name: 'Logout' }).click();
   await expect(page).toHaveURL(/\/$/);
+  await scriptsRan(page);
   await page.getByRole('button', { name: 'Open menu' }).click();
   await expect(menu.getByRole('link', { name: 'Login' })).toBeVisible();
   await expect(menu.getByRole('button', { name: 'Logout' })).toBeHidden();
