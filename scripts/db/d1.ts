@@ -12,7 +12,8 @@ export interface Target {
   config?: string;
 }
 
-const WRANGLER = [process.execPath, 'node_modules/wrangler/bin/wrangler.js'] as const;
+/** Wrangler, run by this Node (no npx, no shell). */
+export const WRANGLER = [process.execPath, 'node_modules/wrangler/bin/wrangler.js'] as const;
 const where = (target: Target) => [
   ...(target.remote ? ['--remote'] : ['--local', '--persist-to', target.persistDir]),
   '--config',

@@ -216,11 +216,14 @@ describe('the catalogue sync on a local D1', () => {
     runFile(target, file);
     rmSync(file);
 
-    const row = (id: string) =>
-      query<{ name: string; description: string; stock: number; rating: number; reviews: number }>(
-        target,
-        `SELECT name, description, stock, rating, reviews FROM products WHERE id = ${sql(id)}`,
-      )[0]!;
+    // Read back in one wrangler call (each call starts wrangler: seconds on a busy machine).
+    const ids = [renamed, adminEdited, bothEdited, racing, restocked, rerated].map((p) => p.id).concat(newProduct.id);
+    const [rows = [], found = []] = queryEach(target, [
+      `SELECT id, name, description, stock, rating, reviews FROM products WHERE id IN (${ids.map(sql).join(', ')})`,
+      // The search index follows (its triggers): the new name is found.
+      `SELECT rowid FROM products_fts WHERE products_fts MATCH '"2026 model"'`,
+    ]);
+    const row = (id: string) => rows.find((r) => r.id === id) ?? {};
     expect(row(renamed.id).name).toBe(`${renamed.name} (2026 model)`);
     expect(row(adminEdited.id).description).toBe('Edited by the admin: now sold with a free screen protector.');
     expect(row(bothEdited.id).name).toBe('Admin name');
@@ -229,8 +232,7 @@ describe('the catalogue sync on a local D1', () => {
     // What shoppers see of the rating follows the catalogue's new figures (no reviews of ours yet).
     expect(row(rerated.id)).toMatchObject({ rating: 3.9, reviews: rerated.reviews + 100 });
     expect(row(newProduct.id)).toMatchObject({ name: 'Sync Test Speaker' });
-    // The search index follows (its triggers): the new name is found.
-    expect(query(target, `SELECT rowid FROM products_fts WHERE products_fts MATCH '"2026 model"'`)).toHaveLength(1);
+    expect(found).toHaveLength(1);
 
     // The next sync has only the conflicts left, the race now among them.
     const next = planCatalogueSync([...edited, newProduct], readD1Catalogue(target));
