@@ -150,24 +150,40 @@ export function guardUnpaidHolds(db: Db, config: Config, order: OrderRow, now: D
 const HOLD_MORE = `pay for or cancel your unpaid order first (from its tracking page), or contact us on ${STORE.phone} to order more`;
 
 /**
- * How many more units of a product (or variant) one more unpaid order may hold now: `most` all
- * unpaid orders together may hold (mostHeld), `held` what they hold, `free` the difference.
+ * How many more units of each line's product (or variant) one more unpaid order may hold now:
+ * `most` all unpaid orders together may hold (mostHeld), `held` what they hold, `free` the
+ * difference; in the order of `lines`.
  * The refusal below words it; the cart's quote (quote.ts) says it before checkout.
  */
-export async function holdRoom(
+export async function holdRooms(
   db: Db,
   config: Config,
-  line: { productId: string; variant: string },
+  lines: readonly { productId: string; variant: string }[],
   now: Date,
-): Promise<{ held: number; most: number; free: number }> {
-  const [row] = await db.all<{ held: number; most: number }>(
-    sql`SELECT held, ${mostHeld(sql`held`, sql`shelf`, config)} AS most FROM (SELECT
-          ${unitsHeldOf('ml', now)} AS held, ${unitsOnShelf('ml')} AS shelf
-          FROM (SELECT ${line.productId} AS product_id, ${line.variant} AS variant_id) ml)`,
+): Promise<HoldRoom[]> {
+  if (!lines.length) return [];
+  // Every line in one query (one round trip to D1, however long the cart): a row per line.
+  const rows = sql.join(
+    lines.map((line, i) => sql`(${sql.raw(String(i))}, ${line.productId}, ${line.variant})`),
+    sql`, `,
   );
-  const held = Number(row?.held ?? 0);
-  const most = Number(row?.most ?? 0);
-  return { held, most, free: Math.max(0, most - held) };
+  const found = await db.all<{ i: number; held: number; most: number }>(
+    sql`WITH ml(i, product_id, variant_id) AS (VALUES ${rows})
+        SELECT i, held, ${mostHeld(sql`held`, sql`shelf`, config)} AS most FROM (SELECT ml.i AS i,
+          ${unitsHeldOf('ml', now)} AS held, ${unitsOnShelf('ml')} AS shelf FROM ml)`,
+  );
+  return lines.map((_, i) => {
+    const row = found.find((r) => Number(r.i) === i);
+    const held = Number(row?.held ?? 0);
+    const most = Number(row?.most ?? 0);
+    return { held, most, free: Math.max(0, most - held) };
+  });
+}
+
+export interface HoldRoom {
+  held: number;
+  most: number;
+  free: number;
 }
 
 /**
@@ -177,7 +193,7 @@ export async function holdRoom(
  */
 export function holdLimitMessage(
   line: Pick<Quote['lines'][number], 'name' | 'variantLabel'>,
-  { held, most, free }: Awaited<ReturnType<typeof holdRoom>>,
+  { held, most, free }: HoldRoom,
 ): string {
   const name = line.variantLabel ? `${line.name} (${line.variantLabel})` : line.name;
   if (held === 0) return `At most ${most} of ${name} can wait in unpaid orders at a time`;
@@ -220,8 +236,9 @@ export async function unpaidHoldRefusal(
   }
   const issues = [];
   let othersHold = false;
+  const rooms = await holdRooms(db, config, lines, now);
   for (const [i, line] of lines.entries()) {
-    const { held, most, free } = await holdRoom(db, config, line, now);
+    const { held, most, free } = rooms[i]!;
     if (line.quantity > free) {
       othersHold ||= held > 0;
       issues.push({ field: `lines.${i}.quantity`, message: holdLimitMessage(line, { held, most, free }) });

@@ -5,7 +5,7 @@ import type { Db } from '../platform/db.ts';
 import { loadPricingProducts } from '../catalogue/products.ts';
 import { ApiError, type FieldIssue } from '../platform/errors.ts';
 import type { Config } from '../env.ts';
-import { enforceOrderLimits, holdLimitMessage, holdRoom } from './limits.ts';
+import { enforceOrderLimits, holdLimitMessage, holdRooms } from './limits.ts';
 
 /**
  * An order's lines priced from D1 with the pure priceOrder(): the cart's live check
@@ -31,30 +31,27 @@ export async function quoteLines(db: Db, lines: PlaceOrder['lines'], delivery: D
 export async function quoteCart(db: Db, config: Config, lines: PlaceOrder['lines'], now = new Date()): Promise<Quote> {
   enforceOrderLimits(config, lines);
   const quote = await quoteLines(db, lines);
+  // The lines a hold could stop (the rest already have their reason), their rooms read at once.
+  const holdable = quote.lines.filter((line) => !line.problem || line.problem.kind === 'price_changed');
+  const rooms = await holdRooms(db, config, holdable, now);
   const asked = new Map<string, number>();
-  const checked = [];
-  for (const line of quote.lines) {
-    if (line.problem && line.problem.kind !== 'price_changed') {
-      checked.push(line);
-      continue;
-    }
+  const checked = quote.lines.map((line) => {
+    const at = holdable.indexOf(line);
+    if (at < 0) return line;
     const key = `${line.productId}\u0000${line.variant}`;
     const before = asked.get(key) ?? 0;
     asked.set(key, before + line.quantity);
-    const { held, most, free } = await holdRoom(db, config, line, now);
+    const { held, most, free } = rooms[at]!;
     // Earlier lines of the same product and variant take their share of the room first.
     const room = Math.max(0, free - before);
-    if (line.quantity <= room) {
-      checked.push(line);
-      continue;
-    }
+    if (line.quantity <= room) return line;
     const message = holdLimitMessage(line, { held, most, free: room });
-    checked.push({
+    return {
       ...line,
       available: Math.min(line.available, room),
       problem: { kind: 'hold_limit' as const, message, available: room },
-    });
-  }
+    };
+  });
   return { ...quote, lines: checked, ok: checked.every((l) => !l.problem) };
 }
 

@@ -188,6 +188,28 @@ describe("the cart's quote says the hold limit before checkout", () => {
     // Without the share limit (a store that sets it to 1), the same cart is only short of stock.
     expect((await quote(CONTACT_ONLY, id, 1)).ok).toBe(true);
   });
+
+  it('answers each line of a longer cart for its own product, in its place (all lines read in one query)', async () => {
+    const [tight, roomy, held] = ['acer-nitro-v-15', 'jbl-flip-7', 'asus-tuf-gaming-a15'];
+    await setStock(tight, 2);
+    await setStock(roomy, 10);
+    await setStock(held, 4);
+    await placed(await order(LIMITS, stranger(), [await line(held, 2)]));
+    const response = await callWith(LIMITS, '/orders/quote', {
+      body: { lines: [await line(tight, 2), await line(roomy, 3), await line(held, 1)] },
+    });
+    expect(response.status, await response.clone().text()).toBe(200);
+    const cart = await response.json<Quote>();
+    expect(cart.ok).toBe(false);
+    expect(cart.lines.map((l) => [l.productId, l.problem?.kind ?? null, l.available])).toEqual([
+      [tight, 'hold_limit', 1],
+      // 10 on the shelf, 5 of them for unpaid orders, and 5 (MAX_UNITS_PER_PRODUCT) to one order.
+      [roomy, null, 5],
+      [held, 'hold_limit', 0],
+    ]);
+    expect(cart.lines[0]!.problem?.message).toMatch(/^At most 1 of .+ can wait in unpaid orders at a time$/);
+    expect(cart.lines[2]!.problem?.message).toMatch(/is held by other unpaid orders right now$/);
+  });
 });
 
 describe('unpaid units per contact', () => {
