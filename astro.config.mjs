@@ -195,7 +195,7 @@ export default defineConfig({
   site,
   // Pages are pre-rendered unless they say `export const prerender = false`: the listing
   // (/products), the cart (/cart and POST /cart/add), /product/{id} for a product with no
-  // pre-rendered page, and the newsletter's confirm and unsubscribe pages render on demand
+  // pre-rendered page, and the newsletter's subscribe, confirm and unsubscribe pages render on demand
   // in the Worker (docs/decisions/016). Cloudflare serves the pre-rendered files before the
   // Worker runs; the one Worker (functions/worker.ts) answers /api/* and hands the paths with
   // no file to the adapter, which renders those pages and the 404 page.

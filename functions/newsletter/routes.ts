@@ -8,7 +8,7 @@ import { rateLimit } from '../platform/rate-limit.ts';
 import { reply } from '../platform/reply.ts';
 import { at } from '../platform/routing.ts';
 import { validate } from '../platform/validate.ts';
-import { askToSubscribe, confirmSubscriber, unsubscribe } from './subscriptions.ts';
+import { askToSubscribe, confirmSubscriber, SUBSCRIBE_LIMIT, unsubscribe } from './subscriptions.ts';
 
 const PRIVATE = { 'cache-control': 'no-store' };
 
@@ -66,7 +66,7 @@ export const SUBSCRIBE_BASE = '/api/subscribe';
 export const subscribe = createRouter().post(
   at(SUBSCRIBE_BASE, subscribeApi),
   // Before validation, so malformed floods count too (decision 010).
-  rateLimit({ name: 'newsletter.subscribe', rule: (config) => config.RATE_LIMIT_NEWSLETTER }),
+  rateLimit({ name: SUBSCRIBE_LIMIT, rule: (config) => config.RATE_LIMIT_NEWSLETTER }),
   validate('json', subscribeApi.body),
   async (c) => {
     await askToSubscribe(c.var.db, c.var.config, c.req.valid('json').email);

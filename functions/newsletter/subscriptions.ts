@@ -23,6 +23,9 @@ import {
 
 const HOUR_MS = 60 * 60 * 1000;
 
+/** The per-client limit on sign-ups, one budget for the API's and the page's (src/features/newsletter/subscribe.server.ts). */
+export const SUBSCRIBE_LIMIT = 'newsletter.subscribe';
+
 /**
  * The footer's sign-up: the address waits for its confirmation link, which is e-mailed. The same
  * two statements whatever the address's state: the upsert refreshes only a waiting row's link,

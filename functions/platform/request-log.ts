@@ -65,7 +65,15 @@ export function requestLog(): MiddlewareHandler<AppEnv> {
  * which may carry a token or an e-mail), product pages and uploads by their pattern, and any other
  * path as '(no page)': a mistyped URL can hold anything.
  */
-const PAGE_ROUTES = new Set(['/', '/products', '/cart', '/cart/add', '/newsletter/confirm', '/newsletter/unsubscribe']);
+const PAGE_ROUTES = new Set([
+  '/',
+  '/products',
+  '/cart',
+  '/cart/add',
+  '/newsletter/confirm',
+  '/newsletter/subscribe',
+  '/newsletter/unsubscribe',
+]);
 export function pageRoute(pathname: string): string {
   if (PAGE_ROUTES.has(pathname)) return pathname;
   if (/^\/product\/[^/]+\/?$/.test(pathname)) return '/product/:id';

@@ -113,6 +113,7 @@ export const PRIVATE_PAGES = [
   '/cart',
   '/login',
   '/newsletter/confirm',
+  '/newsletter/subscribe',
   '/newsletter/unsubscribe',
   '/orders',
   '/payment-methods',

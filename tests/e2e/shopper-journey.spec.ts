@@ -221,6 +221,38 @@ test('the footer newsletter says to check the inbox; the e-mailed links confirm 
   expect(subscriber()).toEqual([]);
 });
 
+test.describe('without JavaScript (or pressed before the page’s script runs)', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('the footer sign-up answers with a page: the field to correct, then check the inbox; the address never in a URL', async ({
+    page,
+  }) => {
+    await page.goto('/about');
+    const footerForm = page.locator('footer form[data-newsletter]');
+    await footerForm.getByRole('textbox').fill('not-an-email');
+    await footerForm.getByRole('button', { name: 'Subscribe' }).click();
+    await expect(page).toHaveURL(/\/newsletter\/subscribe$/);
+    await expect(page.getByRole('heading', { name: 'Subscribe to our newsletter' })).toBeVisible();
+    const form = page.locator('main form[data-newsletter]');
+    await expect(form.getByRole('status')).toHaveText('Please enter a valid email address');
+    await expect(form.getByRole('textbox')).toHaveValue('not-an-email');
+    await expect(form.getByRole('textbox')).toHaveAttribute('aria-invalid', 'true');
+
+    const email = `plain+${Date.now()}@example.com`;
+    await form.getByRole('textbox').fill(email);
+    await form.getByRole('button', { name: 'Subscribe' }).click();
+    await expect(page.getByRole('heading', { name: 'Check your inbox' })).toBeVisible();
+    await expect(page.getByRole('main').getByRole('status')).toHaveText('Check your inbox to confirm your subscription.');
+    expect(page.url()).toMatch(/\/newsletter\/subscribe$/);
+    expect(
+      querySql<{ confirmed: number }>(
+        `select confirmed_at is not null as confirmed from newsletter_subscribers where email = '${email}'`,
+      ),
+    ).toEqual([{ confirmed: 0 }]);
+    expect(querySql(`select id from email_outbox where recipient = '${email}' and kind = 'newsletter_confirm'`)).toHaveLength(1);
+  });
+});
+
 test('the mobile menu offers payment methods and the six categories @phone', async ({ page }) => {
   await page.goto('/');
   await page.getByRole('button', { name: 'Open menu' }).click();

@@ -1,6 +1,7 @@
 /**
- * The footer sign-up (NewsletterForm.astro) sends the address to the Worker and shows its
- * answer, or why not, under the field. It needs this script: the form has no action of its own.
+ * The newsletter sign-up (NewsletterForm.astro) sends the address to the Worker and shows its
+ * answer, or why not, under the field, without leaving the page. Before this script runs, or
+ * without JavaScript, the form posts to /newsletter/subscribe, which answers with a page.
  */
 import { subscribeToNewsletter } from './newsletter-client.browser.ts';
 
