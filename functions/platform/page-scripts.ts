@@ -24,6 +24,7 @@
  */
 
 import { INSTALL_OFFER } from '../../src/features/pwa/install-offer.ts';
+import { PAGE_START_UPS } from '../../src/lib/start-up.ts';
 
 /** The attribute of the JSON block that lists a page's scripts and their imports. */
 export const PAGE_SCRIPTS_ATTRIBUTE = 'data-page-scripts';
@@ -39,8 +40,10 @@ const PAINT_WAIT_MS = 2000;
  * page's policy): once the page is parsed and its first content is on the screen (the browser's
  * first-contentful-paint entry, which comes when the frame is shown; the next animation frame in a
  * browser without paint timing; at once in a hidden tab, which paints nothing), it preloads the
- * listed modules, then adds the listed scripts in page order, and marks `<html data-scripts="ran">`
- * when each has run (or failed to load). Only the build's own files (/_astro/) are taken from the list.
+ * listed modules, then (in the next task) adds the listed scripts in page order, and marks `<html data-scripts="ran">`
+ * when each has run (or failed to load) and the start-up they left to later turns has finished
+ * (`window[PAGE_START_UPS]`, src/lib/turns.browser.ts). Only the build's own files (/_astro/) are
+ * taken from the list.
  *
  * The browser's install offer (`beforeinstallprompt`) can come before the scripts start, and
  * is not made again: the starter holds it back as the frame's script would, and keeps it in
@@ -62,10 +65,19 @@ export const PAGE_SCRIPTS_STARTER = `(() => {
       link.href = href;
       document.head.append(link);
     }
+    // The scripts in a turn of their own: adding a dozen elements, each a request, is a long task on
+    // a slow phone. Not in a hidden tab, where a timer waits a second or more and nobody is there to tap.
     const scripts = page.start.filter(built);
+    if (document.visibilityState === 'hidden') addScripts(scripts);
+    else setTimeout(() => addScripts(scripts));
+  };
+  const addScripts = (scripts) => {
     let left = scripts.length;
     const ran = () => {
-      if (--left <= 0) document.documentElement.dataset.scripts = 'ran';
+      if (--left > 0) return;
+      Promise.allSettled(window.${PAGE_START_UPS} ?? []).then(() => {
+        document.documentElement.dataset.scripts = 'ran';
+      });
     };
     if (left === 0) ran();
     for (const src of scripts) {

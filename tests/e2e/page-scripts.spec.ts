@@ -123,6 +123,31 @@ test.describe('page scripts', () => {
     expect(asked.some((url) => /BaseLayout\.astro_astro_type_script/.test(url))).toBe(true);
   });
 
+  test("the frame's start-up runs in turns, and the page is marked as scripted only after the last", async ({ page }) => {
+    // Each turn the browser gives back is held for 300 ms and noted with the page's mark as it
+    // was then: a mark set before the last turn (when the script had merely loaded) shows up here.
+    await page.addInitScript(() => {
+      const turns: (string | null)[] = [];
+      (window as unknown as { __turns: typeof turns }).__turns = turns;
+      const scheduler = (window as unknown as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+      if (!scheduler?.yield) return;
+      const next = scheduler.yield.bind(scheduler);
+      scheduler.yield = async () => {
+        await next();
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        turns.push(document.documentElement.getAttribute('data-scripts'));
+      };
+    });
+    await page.goto('/about', { waitUntil: 'domcontentloaded' });
+    await scriptsRan(page);
+    const turns = await page.evaluate(() => (window as unknown as { __turns: (string | null)[] }).__turns);
+    // The header's controls, then Add to Cart, the sign-up, the toasts, the badge, the app, the account links.
+    expect(turns.length).toBeGreaterThanOrEqual(6);
+    expect(turns.every((mark) => mark === null)).toBe(true);
+    // The last turn's part works: the header shows the guest's Login once the Worker has answered.
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Login' })).toBeVisible();
+  });
+
   test('the scripts work once started: a filter applies in place', async ({ page }) => {
     await page.goto('/products?category=phones');
     await islandsHydrated(page);

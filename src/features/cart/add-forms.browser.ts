@@ -10,19 +10,22 @@ import { addToCart } from './cart-store.browser.ts';
  * cannot be read, the form posts to /cart/add as it does without JavaScript (the server checks
  * and keeps the line in a cookie the cart takes in).
  */
-document.addEventListener('submit', (event) => {
-  const form = event.target;
-  if (!(form instanceof HTMLFormElement) || !form.dataset.cartAdd || form.closest('astro-island')) return;
-  let data: unknown;
-  try {
-    data = JSON.parse(form.dataset.cartAdd);
-  } catch {
-    return;
-  }
-  const item = cartItemSchema.safeParse({ ...(data as object), variant: '', variantLabel: '', quantity: 1 });
-  if (!item.success) return;
-  event.preventDefault();
-  const { quantity, ...line } = item.data;
-  addToCart(line, quantity);
-  notify('success', `${lineTitle(line)} added to cart`);
-});
+/** Listens for the cards' Add to Cart on the whole page (cards added later included). */
+export function startAddForms() {
+  document.addEventListener('submit', (event) => {
+    const form = event.target;
+    if (!(form instanceof HTMLFormElement) || !form.dataset.cartAdd || form.closest('astro-island')) return;
+    let data: unknown;
+    try {
+      data = JSON.parse(form.dataset.cartAdd);
+    } catch {
+      return;
+    }
+    const item = cartItemSchema.safeParse({ ...(data as object), variant: '', variantLabel: '', quantity: 1 });
+    if (!item.success) return;
+    event.preventDefault();
+    const { quantity, ...line } = item.data;
+    addToCart(line, quantity);
+    notify('success', `${lineTitle(line)} added to cart`);
+  });
+}

@@ -5,18 +5,21 @@
  */
 import { subscribeToNewsletter } from './newsletter-client.browser.ts';
 
-for (const form of document.querySelectorAll<HTMLFormElement>('[data-newsletter]')) {
-  const input = form.querySelector('input')!;
-  const message = form.querySelector<HTMLElement>('.form-message')!;
-  const button = form.querySelector('button')!;
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
-    button.disabled = true;
-    const result = await subscribeToNewsletter(input.value);
-    button.disabled = false;
-    message.textContent = result.message;
-    message.dataset.kind = result.ok ? 'success' : 'error';
-    input.setAttribute('aria-invalid', String(!result.ok));
-    if (result.ok) form.reset();
-  });
+/** Takes over every sign-up form on the page. */
+export function startNewsletterForms() {
+  for (const form of document.querySelectorAll<HTMLFormElement>('[data-newsletter]')) {
+    const input = form.querySelector('input')!;
+    const message = form.querySelector<HTMLElement>('.form-message')!;
+    const button = form.querySelector('button')!;
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      button.disabled = true;
+      const result = await subscribeToNewsletter(input.value);
+      button.disabled = false;
+      message.textContent = result.message;
+      message.dataset.kind = result.ok ? 'success' : 'error';
+      input.setAttribute('aria-invalid', String(!result.ok));
+      if (result.ok) form.reset();
+    });
+  }
 }

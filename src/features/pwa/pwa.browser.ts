@@ -19,38 +19,41 @@ import type { BeforeInstallPromptEvent } from './install.browser.ts';
 
 const RELOADED_KEY = 'gtsChunkReloadAt';
 
-window.addEventListener('vite:preloadError', (event) => {
-  // Offline, a script that fails to load is the connection, not a deploy: a reload would fail
-  // too (or show the offline page) and lose what the shopper was doing. The caller's own
-  // fallback applies, and the one reload is kept for a real deploy.
-  if (!navigator.onLine) return;
-  let reloadedBefore = false;
-  try {
-    reloadedBefore = sessionStorage.getItem(RELOADED_KEY) !== null;
-    if (!reloadedBefore) sessionStorage.setItem(RELOADED_KEY, String(Date.now()));
-  } catch {
-    reloadedBefore = true; // no storage: no way to tell a second failure, so no reload loop
-  }
-  if (reloadedBefore) {
-    console.error('A script failed to load again after a reload', (event as Event & { payload?: unknown }).payload);
-    return;
-  }
-  event.preventDefault();
-  window.location.reload();
-});
-
-watchConnection();
+/** A script chunk gone after a deploy reloads the page, once per tab session. */
+function reloadForMissingChunks() {
+  window.addEventListener('vite:preloadError', (event) => {
+    // Offline, a script that fails to load is the connection, not a deploy: a reload would fail
+    // too (or show the offline page) and lose what the shopper was doing. The caller's own
+    // fallback applies, and the one reload is kept for a real deploy.
+    if (!navigator.onLine) return;
+    let reloadedBefore = false;
+    try {
+      reloadedBefore = sessionStorage.getItem(RELOADED_KEY) !== null;
+      if (!reloadedBefore) sessionStorage.setItem(RELOADED_KEY, String(Date.now()));
+    } catch {
+      reloadedBefore = true; // no storage: no way to tell a second failure, so no reload loop
+    }
+    if (reloadedBefore) {
+      console.error('A script failed to load again after a reload', (event as Event & { payload?: unknown }).payload);
+      return;
+    }
+    event.preventDefault();
+    window.location.reload();
+  });
+}
 
 // The browser's toolbar colour (and the installed app's title bar) follows the chosen theme.
 const THEME_COLOURS = { dark: '#0b1016', light: '#f6f7f9' } as const;
-const themeColour = document.querySelector('meta[name="theme-color"]');
-const followTheme = () =>
-  themeColour?.setAttribute(
-    'content',
-    document.documentElement.classList.contains('dark') ? THEME_COLOURS.dark : THEME_COLOURS.light,
-  );
-followTheme();
-new MutationObserver(followTheme).observe(document.documentElement, { attributes: true, attributeFilter: ['class'] });
+function followThemeColour() {
+  const themeColour = document.querySelector('meta[name="theme-color"]');
+  const followTheme = () =>
+    themeColour?.setAttribute(
+      'content',
+      document.documentElement.classList.contains('dark') ? THEME_COLOURS.dark : THEME_COLOURS.light,
+    );
+  followTheme();
+  new MutationObserver(followTheme).observe(document.documentElement, { attributes: true, attributeFilter: ['class'] });
+}
 
 // ---------------------------------------------------------------- install offer
 
@@ -79,23 +82,25 @@ function onFirstInteraction() {
   for (const type of INTERACTIONS) window.removeEventListener(type, onFirstInteraction, listening);
   offerWhenReady();
 }
-for (const type of INTERACTIONS) window.addEventListener(type, onFirstInteraction, listening);
-
 function onInstallOffer(event: Event) {
   event.preventDefault();
   if (isInstalled()) return;
   heldOffer = event as BeforeInstallPromptEvent;
   offerWhenReady();
 }
-window.addEventListener('beforeinstallprompt', onInstallOffer);
-// An offer the browser made before this script started (scripts start after the first paint):
-// the page's starter held it back and kept it here (functions/platform/page-scripts.ts).
-const earlyOffer = (window as unknown as Record<typeof INSTALL_OFFER, Event | undefined>)[INSTALL_OFFER];
-if (earlyOffer) onInstallOffer(earlyOffer);
-window.addEventListener('appinstalled', () => {
-  heldOffer = null;
-  import('./install.browser.ts').then((install) => install.forgetInstallOffer()).catch(() => undefined);
-});
+/** Holds the browser's install offer (this page's, or one the starter kept) until the first interaction. */
+function holdInstallOffer() {
+  for (const type of INTERACTIONS) window.addEventListener(type, onFirstInteraction, listening);
+  window.addEventListener('beforeinstallprompt', onInstallOffer);
+  // An offer the browser made before this script started (scripts start after the first paint):
+  // the page's starter held it back and kept it here (functions/platform/page-scripts.ts).
+  const earlyOffer = (window as unknown as Record<typeof INSTALL_OFFER, Event | undefined>)[INSTALL_OFFER];
+  if (earlyOffer) onInstallOffer(earlyOffer);
+  window.addEventListener('appinstalled', () => {
+    heldOffer = null;
+    import('./install.browser.ts').then((install) => install.forgetInstallOffer()).catch(() => undefined);
+  });
+}
 
 // ---------------------------------------------------------------- after the page has settled
 
@@ -130,18 +135,30 @@ function whenSettled(then: () => void) {
   else window.addEventListener('load', afterLoad, { once: true });
 }
 
-whenSettled(() => {
-  import('./register.browser.ts')
-    .then((sw) => sw.registerServiceWorker())
-    .catch((error: unknown) => console.error('Service worker registration failed', error));
-  // Nothing to do without permission (asked for on a click, notifications.browser.ts) or app badges.
-  const notificationsAllowed = typeof Notification !== 'undefined' && Notification.permission === 'granted';
-  if (notificationsAllowed || 'setAppBadge' in navigator) {
-    import('./notifications.browser.ts')
-      .then((notifications) => {
-        notifications.startNotifications();
-        notifications.syncAppBadge();
-      })
-      .catch((error: unknown) => console.warn('Notifications unavailable', error));
-  }
-});
+/** Once the page has settled: the service worker, then notifications and the app badge where they can do anything. */
+function startWhenSettled() {
+  whenSettled(() => {
+    import('./register.browser.ts')
+      .then((sw) => sw.registerServiceWorker())
+      .catch((error: unknown) => console.error('Service worker registration failed', error));
+    // Nothing to do without permission (asked for on a click, notifications.browser.ts) or app badges.
+    const notificationsAllowed = typeof Notification !== 'undefined' && Notification.permission === 'granted';
+    if (notificationsAllowed || 'setAppBadge' in navigator) {
+      import('./notifications.browser.ts')
+        .then((notifications) => {
+          notifications.startNotifications();
+          notifications.syncAppBadge();
+        })
+        .catch((error: unknown) => console.warn('Notifications unavailable', error));
+    }
+  });
+}
+
+/** The installable app's part of the frame's start-up (one of its turns: src/layouts/BaseLayout.astro). */
+export function startPwa() {
+  reloadForMissingChunks();
+  watchConnection();
+  followThemeColour();
+  holdInstallOffer();
+  startWhenSettled();
+}

@@ -36,9 +36,12 @@ function mount() {
     });
 }
 
-$pendingToasts.subscribe((pending) => {
-  if (pending.length > 0 && !mounted) mount();
-});
+/** Watches the toast queue: the outlet loads with the first toast. */
+export function startToastOutlet() {
+  $pendingToasts.subscribe((pending) => {
+    if (pending.length > 0 && !mounted) mount();
+  });
+}
 
 /** Adds a stylesheet to the page; settles when it has loaded (or failed: an unstyled toast beats none). */
 function stylesheet(href: string): Promise<void> {
