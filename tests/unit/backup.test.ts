@@ -83,9 +83,7 @@ describe('backup and restore of the local D1', () => {
     expect(restoredFacets).toEqual(facets);
     expect(foundKept).toEqual([{ n: 1 }]);
     expect(foundArchived).toEqual([{ n: 0 }]);
-    // About a minute alone (97 s on a slower machine); in `npm test` it shares the 2 cores with
-    // the build and the browser tests, where it has taken from just over three minutes to more
-    // than six (wrangler's export and import each time). The other half of `npm test` runs longer
-    // still, so a generous limit costs the run nothing.
+    // About 40 s alone, 49 s in a CI run of `npm test` beside the browser tests (before the one-go
+    // migration, decision 029, and the fewer wrangler calls: 76 s alone, up to 728 s in CI).
   }, 900_000);
 });
