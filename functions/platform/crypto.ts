@@ -7,6 +7,15 @@ export async function sha256Hex(text: string): Promise<string> {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+/**
+ * A Content-Security-Policy source for an inline script or style, `sha256-…` (standard base64 of
+ * the text's SHA-256): what a page's policy lists for each of its inline texts.
+ */
+export async function cspHash(text: string): Promise<`sha256-${string}`> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(text)));
+  return `sha256-${btoa(String.fromCharCode(...digest))}`;
+}
+
 async function sha256Base64Url(text: string): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(text)));
   return btoa(String.fromCharCode(...digest))

@@ -1,4 +1,5 @@
 import { PAGE_CSP_DIRECTIVES } from './security-headers.ts';
+import { cspHash } from './crypto.ts';
 
 /**
  * The whole Content-Security-Policy of one HTML page, for its response header: the store's page
@@ -41,11 +42,6 @@ export function inlineStyles(html: string): string[] {
 
 /** Each text's CSP source, 'sha256-…', once each, in page order. */
 async function hashes(texts: readonly string[]): Promise<string[]> {
-  const sources = await Promise.all(
-    texts.map(async (text) => {
-      const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
-      return `'sha256-${btoa(String.fromCharCode(...digest))}'`;
-    }),
-  );
+  const sources = await Promise.all(texts.map(async (text) => `'${await cspHash(text)}'`));
   return [...new Set(sources)];
 }

@@ -35,6 +35,9 @@ export const PAGE_SCRIPTS_ATTRIBUTE = 'data-page-scripts';
  */
 const PAINT_WAIT_MS = 2000;
 
+/** Where the build puts the scripts: only modules there are read, preloaded and started. */
+const BUILT_MODULES = '/_astro/';
+
 /**
  * The inline script every page carries (src/layouts/PageScripts.astro, with its hash in the
  * page's policy): once the page is parsed and its first content is on the screen (the browser's
@@ -58,7 +61,7 @@ export const PAGE_SCRIPTS_STARTER = `(() => {
     const lists = document.querySelectorAll('script[${PAGE_SCRIPTS_ATTRIBUTE}]');
     const list = lists[lists.length - 1];
     const page = list ? JSON.parse(list.textContent) : { start: [], preload: [] };
-    const built = (path) => typeof path === 'string' && path.startsWith('/_astro/');
+    const built = (path) => typeof path === 'string' && path.startsWith(${JSON.stringify(BUILT_MODULES)});
     for (const href of page.preload.filter(built)) {
       const link = document.createElement('link');
       link.rel = 'modulepreload';
@@ -135,9 +138,6 @@ export function cachedImports(read: ReadModule): ModuleImports {
     return imports;
   };
 }
-
-/** Where the build puts the scripts: only modules there are read and preloaded. */
-const BUILT_MODULES = '/_astro/';
 
 /** A module script of the build's as Astro writes it: `<script type="module" src="/_astro/…"></script>`. */
 const MODULE_SCRIPT = /<script\b[^>]*\btype="module"[^>]*\bsrc="(\/_astro\/[^"/]+\.js)"[^>]*><\/script>/g;
