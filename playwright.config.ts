@@ -1,5 +1,6 @@
 import { defineConfig, devices } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
+import { CHROMIUM_ARGS, HEADLESS_CHROMIUM } from './tests/e2e/browsers.ts';
 import { E2E_D1_DIR, workerServer } from './tests/e2e/d1.ts';
 
 // Every Playwright worker has its own server (scripts/serve.ts with PORTS): its own free
@@ -25,16 +26,6 @@ if (server) {
 }
 const firstPort = process.env.E2E_PORTS.split(',')[0];
 
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 export default defineConfig({
   testDir: 'tests/e2e',
   fullyParallel: false,
@@ -51,7 +42,7 @@ export default defineConfig({
     // Each test's fresh context would register the service worker and pre-cache the app shell
     // and core pages: seconds of work per test that only tests/e2e/pwa.spec.ts is about (it allows them).
     serviceWorkers: (process.env.E2E_SW as 'allow' | 'block' | undefined) ?? 'block',
-    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS },
+    launchOptions: { executablePath: HEADLESS_CHROMIUM, args: CHROMIUM_ARGS },
   },
   projects: [
     { name: 'desktop', use: { ...devices['Desktop Chrome'], channel: undefined }, grepInvert: /@phone/ },

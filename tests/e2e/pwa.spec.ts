@@ -1,10 +1,13 @@
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import type { BrowserContext, Page } from '@playwright/test';
+import { CHROMIUM_ARGS, FULL_CHROMIUM } from './browsers.ts';
 import { expect, test } from './fixtures.ts';
 import { islandsHydrated, scriptsRan } from './islands.ts';
 
 // The other browser tests block service workers (playwright.config.ts); these are about them.
-test.use({ serviceWorkers: 'allow' });
+// The whole browser, not the headless shell the other tests use (browsers.ts): the
+// notifications and their permission exist only there.
+test.use({ serviceWorkers: 'allow', launchOptions: { executablePath: FULL_CHROMIUM, args: CHROMIUM_ARGS } });
 
 /**
  * The installable app (docs/decisions/015-service-worker-and-offline.md): manifest, service
