@@ -8,9 +8,10 @@
  * product form's code, none of which it needs to be seen: on Lighthouse's mobile phone the first
  * paint came at ~1.1 s with them and ~0.7 s without (issue 23; docs/decisions/027). On a slow
  * link they also took bandwidth from the page's pictures. The build (scripts/build/page-scripts.ts)
- * and the Worker (functions/worker.ts) take the tags out and list them in a JSON block at the end
- * of the body; PAGE_SCRIPTS_STARTER (an inline script in every page, src/layouts/PageScripts.astro)
- * adds them back, in page order, once the page is parsed and its first content shown. A page without
+ * and the Worker (functions/worker.ts) take the tags out and list them in a JSON block in the head;
+ * PAGE_SCRIPTS_STARTER (an inline script right after it, src/layouts/PageScripts.astro) preloads
+ * them once the first content is shown and adds them back, in page order, once the page is also
+ * parsed. A page without
  * JavaScript is unchanged: its forms and links work as they did.
  *
  * Why every import is preloaded: a page's scripts import shared modules, which import others. A
@@ -39,14 +40,20 @@ const PAINT_WAIT_MS = 2000;
 const BUILT_MODULES = '/_astro/';
 
 /**
- * The inline script every page carries (src/layouts/PageScripts.astro, with its hash in the
- * page's policy): once the page is parsed and its first content is on the screen (the browser's
- * first-contentful-paint entry, which comes when the frame is shown; the next animation frame in a
- * browser without paint timing; at once in a hidden tab, which paints nothing), it preloads the
- * listed modules, then (in the next task) adds the listed scripts in page order, and marks `<html data-scripts="ran">`
- * when each has run (or failed to load) and the start-up they left to later turns has finished
- * (`window[PAGE_START_UPS]`, src/lib/turns.browser.ts). Only the build's own files (/_astro/) are
- * taken from the list.
+ * The inline script every page carries in its head (src/layouts/PageScripts.astro, with its hash
+ * in the page's policy), right after the page's list of scripts, which is the only list it reads.
+ * Only the build's own files (/_astro/) are taken from it.
+ * - Once the page's first content is on the screen (the browser's first-contentful-paint entry,
+ *   which comes when the frame is shown, often while the rest of the page is still being read), it
+ *   preloads the listed scripts and every module they import: fetched, not run. In a browser without paint timing that is the
+ *   next animation frame once the page is parsed; in a hidden tab, which paints nothing, at once;
+ *   and if no paint is reported within 2 s of the page being parsed, then.
+ * - Once the page is also parsed, in the next turn, it adds the listed scripts in page order, and
+ *   marks `<html data-scripts="ran">` when each has run (or failed to load) and the start-up they
+ *   left to later turns has finished (`window[PAGE_START_UPS]`, src/lib/turns.browser.ts).
+ *
+ * Its turns come back ahead of other queued work where the browser can (`scheduler.yield()`): on
+ * a slow phone a zero timeout waited half a second behind the page's pictures and paints.
  *
  * The browser's install offer (`beforeinstallprompt`) can come before the scripts start, and
  * is not made again: the starter holds it back as the frame's script would, and keeps it in
@@ -57,24 +64,35 @@ export const PAGE_SCRIPTS_STARTER = `(() => {
     event.preventDefault();
     window.${INSTALL_OFFER} = event;
   });
-  const start = () => {
-    const lists = document.querySelectorAll('script[${PAGE_SCRIPTS_ATTRIBUTE}]');
-    const list = lists[lists.length - 1];
-    const page = list ? JSON.parse(list.textContent) : { start: [], preload: [] };
-    const built = (path) => typeof path === 'string' && path.startsWith(${JSON.stringify(BUILT_MODULES)});
-    for (const href of page.preload.filter(built)) {
+  const list = document.currentScript?.previousElementSibling;
+  const page = list?.matches('script[${PAGE_SCRIPTS_ATTRIBUTE}]') ? JSON.parse(list.textContent) : { start: [], preload: [] };
+  const built = (path) => typeof path === 'string' && path.startsWith(${JSON.stringify(BUILT_MODULES)});
+  const hidden = () => document.visibilityState === 'hidden';
+  // In a hidden tab nobody is there to tap, and a timer waits a second or more: no turns there.
+  const nextTurn = (then) => {
+    if (hidden()) then();
+    else if (typeof window.scheduler?.yield === 'function') window.scheduler.yield().then(then);
+    else setTimeout(then);
+  };
+  const whenParsed = (then) => {
+    if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', then, { once: true });
+    else then();
+  };
+  let preloaded = false;
+  const preload = () => {
+    if (preloaded) return;
+    preloaded = true;
+    for (const href of [...page.start, ...page.preload].filter(built)) {
       const link = document.createElement('link');
       link.rel = 'modulepreload';
       link.href = href;
       document.head.append(link);
     }
-    // The scripts in a turn of their own: adding a dozen elements, each a request, is a long task on
-    // a slow phone. Not in a hidden tab, where a timer waits a second or more and nobody is there to tap.
-    const scripts = page.start.filter(built);
-    if (document.visibilityState === 'hidden') addScripts(scripts);
-    else setTimeout(() => addScripts(scripts));
+    // The scripts in a turn of their own: adding a dozen elements, each a request, is a long task on a slow phone.
+    whenParsed(() => nextTurn(addScripts));
   };
-  const addScripts = (scripts) => {
+  const addScripts = () => {
+    const scripts = page.start.filter(built);
     let left = scripts.length;
     const ran = () => {
       if (--left > 0) return;
@@ -92,23 +110,16 @@ export const PAGE_SCRIPTS_STARTER = `(() => {
       document.body.append(script);
     }
   };
-  let started = false;
-  const once = () => {
-    if (!started) setTimeout(start);
-    started = true;
-  };
-  const afterFirstPaint = () => {
-    if (document.visibilityState === 'hidden') return once();
-    if (!PerformanceObserver.supportedEntryTypes?.includes('paint')) return requestAnimationFrame(once);
+  if (hidden()) preload();
+  else if (!PerformanceObserver.supportedEntryTypes?.includes('paint')) whenParsed(() => requestAnimationFrame(preload));
+  else {
     new PerformanceObserver((entries, observer) => {
       if (entries.getEntriesByName('first-contentful-paint').length === 0) return;
       observer.disconnect();
-      once();
+      nextTurn(preload);
     }).observe({ type: 'paint', buffered: true });
-    setTimeout(once, ${PAINT_WAIT_MS});
-  };
-  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', afterFirstPaint, { once: true });
-  else afterFirstPaint();
+    whenParsed(() => setTimeout(preload, ${PAINT_WAIT_MS}));
+  }
 })();`;
 
 /** Reads a built file by its URL path (/_astro/x.js), or undefined when there is none. */
@@ -177,14 +188,15 @@ export async function importLevels(scripts: readonly string[], importsOf: Module
 
 /**
  * The page with its module scripts taken out and listed, with every module they import (nearest
- * first), in one JSON block at the end of its body, for PAGE_SCRIPTS_STARTER to start after the
- * first paint. Only a page that carries the starter is changed (any other keeps its scripts as
- * they are), and only once: a page that has the block already (the build wrote it) is returned
- * as is, as is a page with no module script or no body.
+ * first), in one JSON block right before PAGE_SCRIPTS_STARTER (in the head), which starts them
+ * after the first paint. Only a page that carries the starter is changed (any other keeps its
+ * scripts as they are), and only once: a page that has the block already (the build wrote it) is
+ * returned as is, as is a page with no module script.
  */
 export async function withLateScripts(html: string, importsOf: ModuleImports): Promise<string> {
-  const end = html.lastIndexOf('</body>');
-  if (end < 0 || !html.includes(PAGE_SCRIPTS_STARTER) || html.includes(`${PAGE_SCRIPTS_ATTRIBUTE}>`)) return html;
+  const starter = html.indexOf(`>${PAGE_SCRIPTS_STARTER}</script>`);
+  const at = starter < 0 ? -1 : html.lastIndexOf('<script', starter);
+  if (at < 0 || html.includes(`${PAGE_SCRIPTS_ATTRIBUTE}>`)) return html;
   const scripts = moduleScripts(html);
   if (scripts.length === 0) return html;
   const preload = (await importLevels(scripts, importsOf)).flat();
@@ -192,5 +204,5 @@ export async function withLateScripts(html: string, importsOf: ModuleImports): P
   const block = `<script type="application/json" ${PAGE_SCRIPTS_ATTRIBUTE}>${JSON.stringify({ start: scripts, preload })}</script>`;
   // Astro writes a component's script after </html> at times (the browser reads it into the body):
   // every one goes, wherever it is.
-  return `${html.slice(0, end)}${block}${html.slice(end)}`.replace(MODULE_SCRIPT, '');
+  return `${html.slice(0, at)}${block}${html.slice(at)}`.replace(MODULE_SCRIPT, '');
 }

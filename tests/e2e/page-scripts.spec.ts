@@ -90,26 +90,32 @@ test.describe('page scripts', () => {
     });
   }
 
-  test("the starter starts only the build's own files from the page's last list", async ({ page }) => {
+  test("the starter starts only the build's own files, from the list right before it", async ({ page }) => {
     const asked: string[] = [];
     page.on('request', (r) => {
       if (r.resourceType() === 'script') asked.push(r.url());
     });
-    // A list planted earlier in the page (a templating slip, say) and one that names other files:
-    // the starter reads the last list, the Worker's, and takes only /_astro/ paths from it.
+    // Lists planted elsewhere in the page (a templating slip, say), before and after the starter, and
+    // the page's own list made to name other files: the starter reads only the list right before
+    // it, the one the build or the Worker put there, and takes only /_astro/ paths from it.
     await page.route('**/about', async (route) => {
       const response = await route.fetch();
       const html = await response.text();
       const { start, preload } = listedScripts(html);
       const planted = (list: object) => `<script type="application/json" data-page-scripts>${JSON.stringify(list)}</script>`;
-      const changed = html.replace('<main', `${planted({ start: ['/_astro/planted.js'], preload: [] })}<main`).replace(
-        /<script type="application\/json" data-page-scripts>[^<]*<\/script>(?![\s\S]*data-page-scripts>)/,
-        planted({
-          start: ['https://elsewhere.example/x.js', '/api/session', ...start],
-          preload: ['//elsewhere.example/y.js', ...preload],
-        }),
-      );
-      expect(changed).not.toBe(html);
+      const elsewhere = planted({ start: ['/_astro/planted.js'], preload: ['/_astro/planted-import.js'] });
+      const changed = html
+        .replace('<head>', `<head>${elsewhere}`)
+        .replace('<main', `${elsewhere}<main`)
+        .replace(
+          /<script type="application\/json" data-page-scripts>[^<]*<\/script>(?=<script>)/,
+          planted({
+            start: ['https://elsewhere.example/x.js', '/api/session', ...start],
+            preload: ['//elsewhere.example/y.js', ...preload],
+          }),
+        );
+      expect(changed.match(/data-page-scripts>/g)).toHaveLength(3);
+      expect(changed).toContain('elsewhere.example/x.js');
       await route.fulfill({ response, body: changed });
     });
     await page.goto('/about');
@@ -119,7 +125,7 @@ test.describe('page scripts', () => {
       paths.every((url) => url.origin === new URL(page.url()).origin && url.pathname.startsWith('/_astro/')),
       asked.join(' '),
     ).toBe(true);
-    expect(asked.some((url) => url.endsWith('/_astro/planted.js'))).toBe(false);
+    expect(asked.some((url) => url.includes('/_astro/planted'))).toBe(false);
     expect(asked.some((url) => /BaseLayout\.astro_astro_type_script/.test(url))).toBe(true);
   });
 
@@ -146,6 +152,44 @@ test.describe('page scripts', () => {
     expect(turns.every((mark) => mark === null)).toBe(true);
     // The last turn's part works: the header shows the guest's Login once the Worker has answered.
     await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Login' })).toBeVisible();
+  });
+
+  test('the scripts start in a browser without paint timing, at the first frame once the page is parsed', async ({ page }) => {
+    // As an older Safari: no `paint` entry type to wait for.
+    await page.addInitScript(() => {
+      const types = PerformanceObserver.supportedEntryTypes.filter((type) => type !== 'paint');
+      Object.defineProperty(PerformanceObserver, 'supportedEntryTypes', { value: Object.freeze(types) });
+    });
+    await page.goto('/about');
+    await scriptsRan(page);
+    expect(await page.evaluate(() => PerformanceObserver.supportedEntryTypes.includes('paint'))).toBe(false);
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Login' })).toBeVisible();
+  });
+
+  test('the scripts start 2 s after the page is parsed when no first paint is reported', async ({ page }) => {
+    // The browser never reports the paint: the starter's observer of it hears nothing.
+    await page.addInitScript(() => {
+      const observe = PerformanceObserver.prototype.observe;
+      PerformanceObserver.prototype.observe = function (this: PerformanceObserver, options?: PerformanceObserverInit) {
+        if (options?.type === 'paint') return;
+        observe.call(this, options);
+      };
+      document.addEventListener('DOMContentLoaded', () => {
+        (window as unknown as { __parsedAt: number }).__parsedAt = performance.now();
+      });
+    });
+    await page.goto('/about');
+    await scriptsRan(page);
+    const { parsedAt, firstScriptAt } = await page.evaluate(() => ({
+      parsedAt: (window as unknown as { __parsedAt: number }).__parsedAt,
+      firstScriptAt: Math.min(
+        ...performance
+          .getEntriesByType('resource')
+          .filter((entry) => new URL(entry.name).pathname.startsWith('/_astro/') && entry.name.endsWith('.js'))
+          .map((entry) => entry.startTime),
+      ),
+    }));
+    expect(firstScriptAt - parsedAt).toBeGreaterThanOrEqual(1900);
   });
 
   test('the scripts work once started: a filter applies in place', async ({ page }) => {
