@@ -68,6 +68,8 @@ export const TARGETS = {
   cls: 0,
 };
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
+/** Where the TBT budget's misses are explained, with the plan for them. */
+const TBT_NOTES = 'docs/development.md, "Page speed"';
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
 /**
  * Which of a page's runs is reported and checked: 'median' (default: each figure is its own median
@@ -164,6 +166,40 @@ function longTasksOf(lhr) {
   }));
 }
 
+/**
+ * Where a page's blocking time comes from: each long task's time past 50 ms (as Lighthouse
+ * simulates it on the 4× phone), summed by what Lighthouse attributes the task to:
+ * - `browser`: tasks it attributes to no script ("Unattributable"): Chromium committing the
+ *   navigation (creating the page's JavaScript context), its own timers and paints;
+ * - `page`: tasks attributed to the page's own URL: parsing its HTML, style and layout, its inline
+ *   scripts, and module scripts run from its microtasks;
+ * - `scripts`: tasks attributed to one of the build's scripts (/_astro/);
+ * - `lighthouse`: Lighthouse's own script in the page (`_lighthouse-eval.js`);
+ * - `other`: anything else.
+ * The sums are not clipped at the first paint or at interactive as TBT is, so they can add up to
+ * more than it: they say which kind of work to cut, not how much TBT each would save.
+ */
+function blockingBySource(lhr) {
+  const pageUrl = lhr.finalDisplayedUrl ?? '';
+  const origin = pageUrl ? new URL(pageUrl).origin : '';
+  const by = { browser: 0, page: 0, scripts: 0, lighthouse: 0, other: 0 };
+  for (const task of lhr.audits['long-tasks']?.details?.items ?? []) {
+    const url = typeof task.url === 'string' ? task.url : '';
+    const source =
+      url === 'Unattributable'
+        ? 'browser'
+        : url.includes('_lighthouse-eval')
+          ? 'lighthouse'
+          : url === pageUrl
+            ? 'page'
+            : url.startsWith(`${origin}/_astro/`)
+              ? 'scripts'
+              : 'other';
+    by[source] += Math.max(0, (task.duration ?? 0) - 50);
+  }
+  return Object.fromEntries(Object.entries(by).map(([source, ms]) => [source, round(ms)]));
+}
+
 function summarise(lhr) {
   const scores = Object.fromEntries(
     Object.entries(lhr.categories).map(([id, c]) => [id, c.score == null ? null : Math.round(c.score * 100)]),
@@ -187,6 +223,7 @@ function summarise(lhr) {
     frameworkJs: scripts.some((s) => s.framework),
     scripts,
     longTasks: longTasksOf(lhr),
+    blockingBySource: blockingBySource(lhr),
     runtimeError: lhr.runtimeError?.message ?? null,
     runWarnings: lhr.runWarnings ?? [],
     benchmarkIndex: lhr.environment?.benchmarkIndex ?? null,
@@ -394,6 +431,12 @@ function printMisses(results) {
       .join(', ');
     console.log(`\n  ${r.path}: MISS ${failed}`);
     if (r.best.lcpElement) console.log(`    LCP element: ${r.best.lcpElement.selector}  ${r.best.lcpElement.snippet ?? ''}`);
+    if (r.checks.some((c) => c.target.startsWith('TBT') && !c.pass)) {
+      const by = r.best.blockingBySource;
+      console.log(
+        `    TBT: time past 50 ms in the reported run's long tasks, by source: browser ${by.browser} ms, page (HTML, layout, inline and module scripts in its microtasks) ${by.page} ms, /_astro/ scripts ${by.scripts} ms, Lighthouse ${by.lighthouse} ms, other ${by.other} ms (why and what next: ${TBT_NOTES})`,
+      );
+    }
     for (const check of r.checks.filter((c) => !c.pass)) {
       const categoryId = check.target.split(' ')[0];
       if (!CATEGORIES.includes(categoryId) && check.target !== 'no framework JS') continue;
