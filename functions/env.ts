@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { UNPAID_SHARE_PER_PRODUCT } from '../src/features/cart/cart.ts';
 import { MAX_ORDER_LINES, MAX_UNITS_PER_PRODUCT } from '../src/features/orders/checkout.ts';
 
 /**
@@ -106,7 +107,7 @@ const configSchema = z
      * all unpaid orders together may hold.
      */
     MAX_UNPAID_UNITS_PER_CONTACT: z.coerce.number().int().positive().default(10),
-    MAX_UNPAID_SHARE_PER_PRODUCT: z.coerce.number().positive().max(1).default(0.5),
+    MAX_UNPAID_SHARE_PER_PRODUCT: z.coerce.number().positive().max(1).default(UNPAID_SHARE_PER_PRODUCT),
     /**
      * Encrypts the session cookies (Auth.js). A secret in production (`wrangler secret put
      * AUTH_SECRET`, at least 32 random characters); local runs and tests pass a fixed dev value.

@@ -35,7 +35,7 @@ function simpleProduct(overrides: Record<string, unknown> = {}): ProductInputDra
     category: 'phones',
     description: 'A sturdy feature phone with a battery that lasts a week.',
     priceNaira: 25_000.5,
-    stock: 7,
+    stock: 17,
     image: IMAGE,
     featured: true,
     ...overrides,
@@ -145,7 +145,7 @@ describe('admin products: create', () => {
       rating: 0,
       reviews: 0,
       ordered: false,
-      form: { id: slug, name: body.name, priceNaira: 25_000.5, stock: 7, featured: true, variants: [] },
+      form: { id: slug, name: body.name, priceNaira: 25_000.5, stock: 17, featured: true, variants: [] },
     });
     expect(created.version).toMatch(/^[a-f0-9]{64}$/);
     expect(created.audit).toEqual([
@@ -161,7 +161,7 @@ describe('admin products: create', () => {
     expect(await shop.json()).toMatchObject({
       id: slug,
       price: 2_500_050,
-      // Shoppers are told up to 6 ("6 or more"); the admin's form above keeps D1's 7.
+      // Shoppers are told up to 10 ("10 or more"); the admin's form above keeps D1's 17.
       stock: SHOPPER_STOCK_CAP,
       inStock: true,
       featured: true,
@@ -181,7 +181,7 @@ describe('admin products: create', () => {
       total: 1,
       page: 1,
       pageSize: 20,
-      products: [{ id: slug, price: 2_500_050, stock: 7, variants: 0 }],
+      products: [{ id: slug, price: 2_500_050, stock: 17, variants: 0 }],
     });
 
     const [row] = await auditRows(slug);

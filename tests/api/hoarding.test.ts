@@ -5,6 +5,7 @@ import { readConfig } from '../../functions/env.ts';
 import { expireIfOverdue } from '../../functions/orders/expire.ts';
 import { changeOrderStatus, reloadOrder } from '../../functions/orders/move.ts';
 import { placeOrder as placeOrderInD1 } from '../../functions/orders/place.ts';
+import { MAX_LINE_QUANTITY, mostPerOrder, UNPAID_SHARE_PER_PRODUCT } from '../../src/features/cart/cart.ts';
 import { placeOrderSchema } from '../../src/features/orders/checkout.ts';
 import type { OrderView, PlacedOrder } from '../../src/features/orders/order-view.ts';
 import type { Quote } from '../../src/features/orders/pricing.ts';
@@ -187,6 +188,19 @@ describe("the cart's quote says the hold limit before checkout", () => {
     await refused(await order(LIMITS, stranger(), [await line(id, 1)]), 'product_hold_limit');
     // Without the share limit (a store that sets it to 1), the same cart is only short of stock.
     expect((await quote(CONTACT_ONLY, id, 1)).ok).toBe(true);
+  });
+
+  it("takes exactly what the product page offers one order while nobody holds any (mostPerOrder, the page's rule), and refuses one more", async () => {
+    // The product page says "Up to N per order" from its stock with the default share, which LIMITS sets.
+    expect(Number(LIMITS.MAX_UNPAID_SHARE_PER_PRODUCT)).toBe(UNPAID_SHARE_PER_PRODUCT);
+    const id = 'steelseries-apex-pro-tkl-keyboard';
+    for (const stock of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]) {
+      await setStock(id, stock);
+      const offered = mostPerOrder(stock);
+      expect((await quote(LIMITS, id, offered)).ok, `${offered} of ${stock}`).toBe(true);
+      if (offered < MAX_LINE_QUANTITY)
+        expect((await quote(LIMITS, id, offered + 1)).ok, `${offered + 1} of ${stock}`).toBe(false);
+    }
   });
 
   it('answers each line of a longer cart for its own product, in its place (all lines read in one query)', async () => {

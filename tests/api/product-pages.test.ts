@@ -78,8 +78,8 @@ async function save(id: string, changes: Record<string, unknown>) {
   expect(response.status, await response.clone().text()).toBe(200);
 }
 
-/** A seeded product without variants and with more than 5 units: its page says "In stock". */
-const plain = catalogue.find((p) => p.variants.length === 0 && p.stock > 5)!;
+/** A seeded product without variants and with 10 units or more: its page says "In stock" and "Up to 5 per order". */
+const plain = catalogue.find((p) => p.variants.length === 0 && p.stock >= 10)!;
 const withVariants = catalogue.find((p) => p.variants.length > 1)!;
 
 describe('product pages: the pre-rendered file while D1 agrees with it', () => {
@@ -109,11 +109,14 @@ describe('product pages: the pre-rendered file while D1 agrees with it', () => {
     expect((await pageOf(withVariants.id)).source).toBe('build');
   });
 
-  it('stock moves the page only where the page shows it: "Only N left" and "Out of stock", not a count above 5', async () => {
+  it('stock moves the page only where the page shows it: "Only N left", "Out of stock" and "Up to N per order", not a count of 10 or more', async () => {
     const setStock = (stock: number) => env.DB.prepare('update products set stock = ? where id = ?').bind(stock, plain.id).run();
     try {
       await setStock(plain.stock + 7);
       expect((await pageOf(plain.id)).source).toBe('build');
+      // Still "In stock", but one order may take 3 of 7 now (mostPerOrder), not the 5 the file offers.
+      await setStock(7);
+      expect((await pageOf(plain.id)).source).toBe('d1');
       await setStock(3);
       expect((await pageOf(plain.id)).source).toBe('d1');
       await setStock(0);

@@ -45,7 +45,7 @@ async function listing(q: Partial<ProductQuery> | string) {
 
 describe('the shipped catalogue', () => {
   it('answers every pre-rendered listing exactly as the build renders it', async () => {
-    // Stock as shoppers are told it: up to SHOPPER_STOCK_CAP ("6 or more").
+    // Stock as shoppers are told it: up to SHOPPER_STOCK_CAP ("10 or more").
     const asStored = catalogue.map((p) => forShoppers({ ...p, inStock: p.stock > 0 }));
     // /products pre-renders DEFAULT_QUERY; the category pages and the featured shelf ask these.
     const queries = [{}, ...CATEGORY_IDS.map((c) => ({ category: [c] })), { featured: true, sort: 'rating' as const }];

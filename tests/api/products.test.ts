@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { catalogue } from './catalogue.ts';
-import { forShoppers, type Product } from '../../src/features/catalogue/product.ts';
+import { forShoppers, type Product, SHOPPER_STOCK_CAP } from '../../src/features/catalogue/product.ts';
 import { api, type ErrorJson } from './client.ts';
 
 /**
@@ -52,7 +52,7 @@ function expectPairwise(items: readonly Product[], before: (a: Product, b: Produ
   }
 }
 
-/** A data file's product as the API answers it: stock as shoppers are told it, up to SHOPPER_STOCK_CAP ("6 or more"). */
+/** A data file's product as the API answers it: stock as shoppers are told it, up to SHOPPER_STOCK_CAP ("10 or more"). */
 const asStored = (p: Product): Product => forShoppers({ ...p, inStock: p.stock > 0 });
 
 describe('GET /api/products', () => {
@@ -207,7 +207,7 @@ describe('GET /api/products/:id', () => {
     // From the Digital Edition's ₦749,000; each variant at its own price and stock.
     expect(product.price).toBe(74_900_000);
     expect(product.variantLabel).toBe('Edition');
-    // D1 holds 10 and 9 (19 in all); a shopper is told "6 or more" of each, never the count.
+    // D1 holds 10 and 9 (19 in all); a shopper is told each up to SHOPPER_STOCK_CAP (10: "10 or more").
     const stored = await env.DB.prepare('select id, stock from product_variants where product_id = ? order by position')
       .bind(written.id)
       .all<{ id: string; stock: number }>();
@@ -215,14 +215,20 @@ describe('GET /api/products/:id', () => {
       { id: 'disc-edition', stock: 10 },
       { id: 'digital-edition', stock: 9 },
     ]);
+    expect(SHOPPER_STOCK_CAP).toBe(10);
     expect(product.variants.map((v) => [v.id, v.label, v.price, v.stock, v.inStock])).toEqual([
-      ['disc-edition', 'Disc Edition', 84_900_000, 6, true],
-      ['digital-edition', 'Digital Edition', 74_900_000, 6, true],
+      ['disc-edition', 'Disc Edition', 84_900_000, 10, true],
+      ['digital-edition', 'Digital Edition', 74_900_000, 9, true],
     ]);
-    expect(product.stock).toBe(6);
-    // The listing says the same of it.
+    expect(product.stock).toBe(10);
+    // Above the cap, never the count: 25 of the Disc Edition reads 10, here and in the listing.
+    await env.DB.prepare("update product_variants set stock = 25 where product_id = ? and id = 'disc-edition'").bind(written.id).run();
+    const more = await (await api(`/products/${written.id}`)).json<Product>();
+    expect(more.variants.map((v) => v.stock)).toEqual([10, 9]);
+    expect(more.stock).toBe(10);
     const listed = (await (await api('/products?q=playstation%205%20slim')).json<{ items: Product[] }>()).items;
-    expect(listed.find((p) => p.id === written.id)?.variants.map((v) => v.stock)).toEqual([6, 6]);
+    expect(listed.find((p) => p.id === written.id)?.variants.map((v) => v.stock)).toEqual([10, 9]);
+    await env.DB.prepare("update product_variants set stock = 10 where product_id = ? and id = 'disc-edition'").bind(written.id).run();
   });
 
   it('tells the exact stock only below SHOPPER_STOCK_CAP: 3 left reads 3', async () => {

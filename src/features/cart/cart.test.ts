@@ -5,6 +5,7 @@ import {
   cartSubtotal,
   MAX_LINE_QUANTITY,
   MAX_UNITS_PER_PRODUCT,
+  mostPerOrder,
   parseStoredCart,
   removeItem,
   setQuantity,
@@ -54,6 +55,26 @@ describe('cart rules', () => {
     expect(addItem(addItem([], phone, 4), phone, 4)[0]?.quantity).toBe(5);
     expect(addItem([], phone, 500)[0]?.quantity).toBe(MAX_LINE_QUANTITY);
     expect(setQuantity(addItem([], phone), phone, 1000)[0]?.quantity).toBe(MAX_LINE_QUANTITY);
+  });
+
+  it('offers one order what unpaid orders may hold of a product: half its units rounded down, at least one, at most 5', () => {
+    const offered = [0, 1, 2, 3, 4, 5, 9, 10, 11, 100].map((stock) => [stock, mostPerOrder(stock)]);
+    expect(offered).toEqual([
+      [0, 0],
+      [1, 1],
+      [2, 1],
+      [3, 1],
+      [4, 2],
+      [5, 2],
+      [9, 4],
+      [10, 5],
+      [11, 5],
+      [100, 5],
+    ]);
+    // A store that lifts the share (1: unpaid orders may hold every unit) offers up to the stock.
+    expect([1, 2, 3, 7].map((stock) => mostPerOrder(stock, 1))).toEqual([1, 2, 3, 5]);
+    // 0.3 of 10 is 3, not 2 (floating point puts it just under).
+    expect(mostPerOrder(10, 0.3)).toBe(3);
   });
 
   it('counts items and sums the subtotal in kobo', () => {

@@ -20,6 +20,25 @@ export const MAX_UNITS_PER_PRODUCT = 5;
 /** The most a cart line may hold: what one order may hold of one product. */
 export const MAX_LINE_QUANTITY = MAX_UNITS_PER_PRODUCT;
 
+/**
+ * The share of a product's (or variant's) units that unpaid orders may hold together (issue 20):
+ * the default of the Worker's MAX_UNPAID_SHARE_PER_PRODUCT (functions/env.ts reads it from here).
+ */
+export const UNPAID_SHARE_PER_PRODUCT = 0.5;
+
+/**
+ * The most one new order may take of a product (or variant) with `stock` units on the shelf, as
+ * the product page offers it: the per-order limit, and the share of the units unpaid orders may
+ * hold, since every order waits unpaid until its transfer is in. The Worker's rule
+ * (`mostHeld()` in functions/orders/limits.ts) with no other order holding any: at least one,
+ * else the share rounded down. While other unpaid orders hold some, the Worker allows fewer, and
+ * the cart's quote says so. 0 when none is on the shelf.
+ */
+export function mostPerOrder(stock: number, share = UNPAID_SHARE_PER_PRODUCT): number {
+  if (stock <= 0) return 0;
+  return Math.min(stock, MAX_LINE_QUANTITY, Math.max(1, Math.floor(share * stock + 0.000001)));
+}
+
 export const cartItemSchema = object({
   id: string({ min: 1 }),
   name: string({ min: 1 }),

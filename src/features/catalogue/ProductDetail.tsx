@@ -1,6 +1,6 @@
 import { Minus, Plus, ShoppingCart } from 'lucide-react';
 import { formatNaira } from '../../lib/money.ts';
-import { MAX_LINE_QUANTITY } from '../cart/cart.ts';
+import { mostPerOrder } from '../cart/cart.ts';
 import { categoryLabel } from './categories.ts';
 import type { Product } from './product.ts';
 import { findVariant, initialVariant, productSale, sellingUnit, stockClass, stockText } from './product-choice.ts';
@@ -24,7 +24,7 @@ export default function ProductDetail({ product }: Props) {
   const variant = findVariant(product, variantId);
   const unit = sellingUnit(product, variantId) ?? { price: product.price, stock: 0, image: product.image };
   const canBuy = unit.stock > 0;
-  const maxQuantity = Math.max(1, Math.min(unit.stock, MAX_LINE_QUANTITY));
+  const maxQuantity = Math.max(1, mostPerOrder(unit.stock));
 
   return (
     <div className="detail">

@@ -1,11 +1,12 @@
+import { mostPerOrder } from '../cart/cart.ts';
 import { stockText } from './product-choice.ts';
 import { hasPriceRange, priceRange, type Product } from './product.ts';
 
 /**
  * What a product page's HTML says of its product: the words, prices, pictures, rating and stock
- * lines a shopper (or a search engine reading the JSON-LD) sees before any script runs. Exact
- * stock counts above the "Only N left" line are left out: they change with every sale and the
- * page shows them only as "In stock" (the island and the server's checks use the live count).
+ * lines a shopper (or a search engine reading the JSON-LD) sees before any script runs, and how
+ * many units one order may take ("Up to N per order": mostPerOrder()). Exact stock counts past
+ * those are left out: they change with every sale and the page shows them only as "In stock".
  *
  * The build records this for each page it pre-renders (/page-versions.json); the Worker compares
  * it with D1's row on each product page request and serves the pre-rendered file only while they
@@ -27,8 +28,10 @@ export function productPageContent(product: Product) {
       price: v.price,
       image: v.image,
       stock: stockText(v.stock),
+      perOrder: mostPerOrder(v.stock),
     })),
     stock: stockText(product.stock),
+    perOrder: mostPerOrder(product.stock),
     rating: product.rating,
     reviews: product.reviews,
     storeReviews: product.storeReviews ?? 0,

@@ -21,9 +21,9 @@ const v = (id: string, price: number, stock: number) => ({
 });
 const iphone = {
   price: 134_900_000,
-  stock: 10,
+  stock: 14,
   image: '/images/products/apple-iphone-17.svg',
-  variants: [v('256gb', 134_900_000, 0), v('512gb', 174_900_000, 10)],
+  variants: [v('256gb', 134_900_000, 0), v('512gb', 174_900_000, 14)],
 };
 
 describe('the product page choice', () => {
@@ -73,7 +73,7 @@ describe("what the product page sells (its form's data-sale, and the API's answe
     // The API's whole product answer (stock as shoppers are told it) reads as the same sale (extra fields are dropped).
     expect(productSaleSchema.parse(forShoppers(product))).toEqual(sale);
     expect(Object.keys(sale).sort()).toEqual(['id', 'image', 'name', 'price', 'stock', 'variants']);
-    // The page says "6 or more", never the count (this product has more of a variant than that).
+    // The page says "10 or more", never the count (this product has more of a variant than that).
     expect(sale.stock).toBe(Math.min(product.stock, SHOPPER_STOCK_CAP));
     expect(sale.variants.map((v) => v.stock)).toEqual(product.variants.map((v) => Math.min(v.stock, SHOPPER_STOCK_CAP)));
     expect(Math.max(...product.variants.map((v) => v.stock))).toBeGreaterThan(SHOPPER_STOCK_CAP);
@@ -93,11 +93,11 @@ describe("what the product page sells (its form's data-sale, and the API's answe
 
 describe('variant prices', () => {
   it('sells each variant at its price and stock, and shows "from" only when prices differ', () => {
-    expect(sellingUnit(iphone, '512gb')).toEqual({ price: 174_900_000, stock: 10, image: iphone.image });
+    expect(sellingUnit(iphone, '512gb')).toEqual({ price: 174_900_000, stock: 14, image: iphone.image });
     expect(sellingUnit(iphone, '')).toBeUndefined();
     expect(priceRange(iphone)).toEqual({ from: 134_900_000, to: 174_900_000 });
     expect(hasPriceRange(iphone)).toBe(true);
     expect(hasPriceRange({ price: 5, variants: [v('black', 5, 1), v('white', 5, 1)] })).toBe(false);
-    expect(sellingUnit({ ...iphone, variants: [] }, '')).toEqual({ price: 134_900_000, stock: 10, image: iphone.image });
+    expect(sellingUnit({ ...iphone, variants: [] }, '')).toEqual({ price: 134_900_000, stock: 14, image: iphone.image });
   });
 });

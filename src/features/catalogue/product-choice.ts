@@ -1,6 +1,7 @@
 // No zod here: the product page's plain script (product-page.browser.ts) runs this, and any zod
 // schema in the browser brings zod's ~17 KB core with it (src/lib/light-schema.ts).
 import { array, type Infer, int, nullable, object, string } from '../../lib/light-schema.ts';
+import { MAX_UNITS_PER_PRODUCT, UNPAID_SHARE_PER_PRODUCT } from '../cart/cart.ts';
 import type { Product } from './product.ts';
 
 /** A product (or variant) can be bought while it has stock. */
@@ -9,12 +10,15 @@ export function isInStock(stock: number): boolean {
 }
 
 /**
- * The most units of a product (or variant) a shopper is told of: "6" reads "6 or more". Every
- * check a shopper meets compares with at most 5 units (MAX_UNITS_PER_PRODUCT a line, "Only 5
- * left"), so nothing they see changes, while the exact count, which tells a competitor how fast
- * a product sells, stays with the admins (their API reads D1's own figure).
+ * The most units of a product (or variant) a shopper is told of: "10" reads "10 or more". Every
+ * check a shopper meets compares with at most that many: MAX_UNITS_PER_PRODUCT (5) a line, "Only 5
+ * left", and the share unpaid orders may hold (half of 10 is the 5 one order may take:
+ * mostPerOrder() in src/features/cart/cart.ts). So nothing they see changes, while the exact count
+ * above it, which tells a competitor how fast a product sells, stays with the admins (their API
+ * reads D1's own figure). Below it, the cart's quote tells a count to within one anyway (how many
+ * may wait unpaid).
  */
-export const SHOPPER_STOCK_CAP = 6;
+export const SHOPPER_STOCK_CAP = Math.ceil(MAX_UNITS_PER_PRODUCT / UNPAID_SHARE_PER_PRODUCT);
 
 /** What a shopper's page or API answer says of a product: its stock and its variants' up to SHOPPER_STOCK_CAP. */
 export function forShoppers<P extends { stock: number; variants: readonly { stock: number }[] }>(product: P): P {

@@ -1,7 +1,7 @@
 import { ApiRequestError, callApi } from '../../lib/api-client.browser.ts';
 import { formatNaira } from '../../lib/money.ts';
 import { addProductToCart } from '../cart/add-to-cart.browser.ts';
-import { MAX_LINE_QUANTITY } from '../cart/cart.ts';
+import { mostPerOrder } from '../cart/cart.ts';
 import { onReconnect } from '../pwa/connection.browser.ts';
 import {
   findVariant,
@@ -54,7 +54,7 @@ function sell(form: HTMLFormElement) {
   let quantityNote = '';
 
   const unit = () => sellingUnit(sale, variantId) ?? { price: sale.price, stock: 0, image: sale.image };
-  const maxQuantity = () => Math.max(1, Math.min(unit().stock, MAX_LINE_QUANTITY));
+  const maxQuantity = () => Math.max(1, mostPerOrder(unit().stock));
   const typed = () => Number.parseInt(quantity?.value ?? '', 10);
 
   const showQuantity = () => {
