@@ -29,23 +29,16 @@ import { measurePages, PAGE_SETTINGS, printPages, TARGETS } from './bench/pages.
 import { printSlowPhone, slowPhoneRun } from './bench/slow-phone.mjs';
 import { prepareScaleDb, printScale, SCALE_PERSIST_DIR, SCALE_PRODUCTS, scaleChecks, scaleRun } from './bench/scale.mjs';
 import { freePort, setUpD1, startStore } from './store-server.ts';
+import { CHROMIUM_ARGS, FULL_CHROMIUM } from '../tests/e2e/browsers.ts';
 
 const PERSIST_DIR = process.env.BENCH_D1_DIR ?? '.wrangler/bench';
 const BUILD_DIR = process.env.BUILD_DIR ?? 'dist';
 const PARTS = new Set((process.env.BENCH_PARTS ?? 'lighthouse,slow,load,writes,scale').split(',').map((p) => p.trim()));
 /** Makes the bench's Worker report D1's rows read per request (x-d1-rows-read); removed after the run. */
 const DEV_VARS = `${BUILD_DIR}/server/.dev.vars`;
-const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
-const CHROME_FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+/** The whole Chromium (Lighthouse wants a browser, not the headless shell), with the browser tests' flags. */
+const CHROME_PATH = process.env.CHROME_PATH ?? FULL_CHROMIUM;
+const CHROME_FLAGS = ['--headless=new', ...CHROMIUM_ARGS];
 
 /** Runs a command to completion with inherited stdio; rejects on a non-zero exit. */
 function run(cmd, args) {

@@ -13,6 +13,7 @@
  * a product page.
  */
 import { chromium } from 'playwright';
+import { CHROMIUM_ARGS } from '../../tests/e2e/browsers.ts';
 
 export const SLOW_PHONE = { downKbps: 400, upKbps: 400, rttMs: 400, cpuSlowdown: 4 };
 export const SLOW_PHONE_TARGETS = { firstContentMs: 1500, controlsMs: 3000 };
@@ -80,7 +81,7 @@ const median = (values) => {
 };
 
 export async function slowPhoneRun(origin, chromePath) {
-  const browser = await chromium.launch({ executablePath: chromePath, args: ['--no-sandbox', '--disable-gpu'] });
+  const browser = await chromium.launch({ executablePath: chromePath, args: CHROMIUM_ARGS });
   try {
     const results = [];
     for (const page of PAGES) {

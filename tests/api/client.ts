@@ -14,6 +14,30 @@ export function postJson(path: string, body: unknown, headers: Record<string, st
   });
 }
 
+/**
+ * A page's plain form post as a browser on this site sends it (url-encoded, from this origin),
+ * from client address `ip`: the request a page the Worker renders (/track/order,
+ * /newsletter/subscribe) reads. `headers` adds or overrides any header.
+ */
+export function pageFormPost(
+  path: string,
+  fields: Record<string, string>,
+  { ip, headers = {} }: { ip: string; headers?: Record<string, string> },
+): Request {
+  const site = 'http://localhost:8787';
+  return new Request(`${site}${path}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: site,
+      'sec-fetch-site': 'same-origin',
+      'cf-connecting-ip': ip,
+      ...headers,
+    },
+    body: new URLSearchParams(fields),
+  });
+}
+
 export interface ErrorJson {
   error: { code: string; message: string; issues?: { field: string; message: string }[] };
 }

@@ -3,7 +3,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { SUBSCRIBE_MESSAGE } from '../../src/features/newsletter/newsletter-answers.ts';
 import { type SubscribeOutcome, subscribeFromPage } from '../../src/features/newsletter/subscribe.server.ts';
-import type { ErrorJson } from './client.ts';
+import { type ErrorJson, pageFormPost } from './client.ts';
 import { callWith, envWith } from './with-env.ts';
 
 /**
@@ -15,22 +15,11 @@ import { callWith, envWith } from './with-env.ts';
 
 const SITE = 'http://localhost:8787';
 
-function subscribeRequest(
+/** A post of the page's form from client address `ip` (by default this file's own). */
+const subscribeRequest = (
   fields: Record<string, string>,
   { ip = '192.0.2.30', headers = {} }: { ip?: string; headers?: Record<string, string> } = {},
-) {
-  return new Request(`${SITE}/newsletter/subscribe`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      origin: SITE,
-      'sec-fetch-site': 'same-origin',
-      'cf-connecting-ip': ip,
-      ...headers,
-    },
-    body: new URLSearchParams(fields),
-  });
-}
+) => pageFormPost('/newsletter/subscribe', fields, { ip, headers });
 
 /** The page's answer, with the work it left running (the e-mail's delivery) finished. */
 async function subscribe(request: Request, bindings: Env = env): Promise<SubscribeOutcome> {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type TrackOutcome, trackOrder } from '../../src/features/orders/track.server.ts';
-import type { ErrorJson } from './client.ts';
-import { postJson } from './client.ts';
+import { type ErrorJson, pageFormPost, postJson } from './client.ts';
 import { customer, placeOrder } from './orders-helpers.ts';
 import { callWith, envWith } from './with-env.ts';
 
@@ -13,22 +12,11 @@ import { callWith, envWith } from './with-env.ts';
 
 const SITE = 'http://localhost:8787';
 
-function trackRequest(
+/** A post of the page's form from client address `ip` (by default this file's own). */
+const trackRequest = (
   fields: Record<string, string>,
   { ip = '192.0.2.10', headers = {} }: { ip?: string; headers?: Record<string, string> } = {},
-) {
-  return new Request(`${SITE}/track/order`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      origin: SITE,
-      'sec-fetch-site': 'same-origin',
-      'cf-connecting-ip': ip,
-      ...headers,
-    },
-    body: new URLSearchParams(fields),
-  });
-}
+) => pageFormPost('/track/order', fields, { ip, headers });
 
 const refused = (outcome: TrackOutcome) => {
   if (outcome.found) throw new Error(`expected a refusal, found ${outcome.order.number}`);
