@@ -178,7 +178,9 @@ describe('with a few hundred generated products', () => {
       if (expected.total > 0) nonEmpty++;
     }
     expect(nonEmpty).toBeGreaterThan(150);
-  }, 60_000);
+    // 300 queries one after another: ~20 s alone, and past 60 s once in CI with both cores busy. A
+    // limit against a hang, not a speed target (those are `npm run bench`'s).
+  }, 120_000);
 
   it('gives the same page as the reference for typos, synonyms, split and joined words', async () => {
     const all = await activeProducts();
