@@ -160,6 +160,26 @@ test('the manifest is linked and complete, its icons and screenshots exist, and 
   await expect(page.getByRole('region', { name: 'Install the app' })).toHaveCount(0);
 });
 
+test("the browser fetches the manifest with the page's cookies, so over the page's own connection (decision 027)", async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  // Chrome keeps credentialed and anonymous requests on separate connections: a manifest fetched
+  // without credentials (the default) needed a handshake of its own before the first paint. With
+  // `crossorigin="use-credentials"` it carries the cookies, as the page's own requests do.
+  await context.addCookies([{ name: 'connection_probe', value: 'same', url: baseURL! }]);
+  await page.goto('/about');
+  await expect(page.locator('link[rel="manifest"]')).toHaveAttribute('crossorigin', 'use-credentials');
+  // A browser with its install offer fetches the manifest on load; a headless one when asked, as
+  // Lighthouse asks (the DevTools protocol's Page.getAppManifest), through the same fetcher.
+  const manifest = page.waitForRequest((request) => new URL(request.url()).pathname === '/manifest.webmanifest');
+  const devtools = await context.newCDPSession(page);
+  const { errors } = await devtools.send('Page.getAppManifest');
+  expect(errors).toEqual([]);
+  expect(await (await manifest).headerValue('cookie')).toContain('connection_probe=same');
+});
+
 test('a page without an island loads no React, with the service worker registered', async ({ page }) => {
   const scripts: string[] = [];
   page.on('request', (r) => {
