@@ -222,13 +222,17 @@ describe('GET /api/products/:id', () => {
     ]);
     expect(product.stock).toBe(10);
     // Above the cap, never the count: 25 of the Disc Edition reads 10, here and in the listing.
-    await env.DB.prepare("update product_variants set stock = 25 where product_id = ? and id = 'disc-edition'").bind(written.id).run();
+    await env.DB.prepare("update product_variants set stock = 25 where product_id = ? and id = 'disc-edition'")
+      .bind(written.id)
+      .run();
     const more = await (await api(`/products/${written.id}`)).json<Product>();
     expect(more.variants.map((v) => v.stock)).toEqual([10, 9]);
     expect(more.stock).toBe(10);
     const listed = (await (await api('/products?q=playstation%205%20slim')).json<{ items: Product[] }>()).items;
     expect(listed.find((p) => p.id === written.id)?.variants.map((v) => v.stock)).toEqual([10, 9]);
-    await env.DB.prepare("update product_variants set stock = 10 where product_id = ? and id = 'disc-edition'").bind(written.id).run();
+    await env.DB.prepare("update product_variants set stock = 10 where product_id = ? and id = 'disc-edition'")
+      .bind(written.id)
+      .run();
   });
 
   it('tells the exact stock only below SHOPPER_STOCK_CAP: 3 left reads 3', async () => {

@@ -67,7 +67,7 @@ describe('/newsletter/subscribe as the Worker renders it', () => {
   });
 
   it('names the field to correct with the API’s message, keeps what was typed and stores nothing', async () => {
-    for (const typed of ['not-an-email', '', 'a'.repeat(250) + '@example.com']) {
+    for (const typed of ['not-an-email', '', `${'a'.repeat(250)}@example.com`]) {
       const outcome = refused(await subscribe(subscribeRequest({ email: typed })));
       expect(outcome.status).toBe(400);
       expect(outcome.field).toBe('email');
