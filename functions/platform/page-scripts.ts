@@ -11,8 +11,7 @@
  * and the Worker (functions/worker.ts) take the tags out and list them in a JSON block in the head;
  * PAGE_SCRIPTS_STARTER (an inline script right after it, src/layouts/PageScripts.astro) preloads
  * them once the first content is shown and adds them back, in page order, once the page is also
- * parsed. A page without
- * JavaScript is unchanged: its forms and links work as they did.
+ * parsed. A page without JavaScript is unchanged: its forms and links work as they did.
  *
  * Why every import is preloaded: a page's scripts import shared modules, which import others. A
  * browser finds each level only once the one above has arrived, so on a slow phone (400 ms a round
@@ -45,9 +44,10 @@ const BUILT_MODULES = '/_astro/';
  * Only the build's own files (/_astro/) are taken from it.
  * - Once the page's first content is on the screen (the browser's first-contentful-paint entry,
  *   which comes when the frame is shown, often while the rest of the page is still being read), it
- *   preloads the listed scripts and every module they import: fetched, not run. In a browser without paint timing that is the
- *   next animation frame once the page is parsed; in a hidden tab, which paints nothing, at once;
- *   and if no paint is reported within 2 s of the page being parsed, then.
+ *   preloads the listed scripts and every module they import: fetched, not run. In a browser
+ *   without paint timing that is the next animation frame once the page is parsed; in a hidden
+ *   tab, which paints nothing, at once; and if no paint is reported within 2 s of the page being
+ *   parsed, then.
  * - Once the page is also parsed, in the next turn, it adds the listed scripts in page order, and
  *   marks `<html data-scripts="ran">` when each has run (or failed to load) and the start-up they
  *   left to later turns has finished (`window[PAGE_START_UPS]`, src/lib/turns.browser.ts).
