@@ -5,7 +5,8 @@
  * whether Chromium would install the store (installable.mjs), an API load run (load.mjs),
  * then the catalogue at scale (scale.mjs): the same listing and search requests against the
  * shipped catalogue and against a second local D1 with 10,000 generated products more
- * (scripts/generate-products.ts). Checks the targets and writes the numbers to bench-results/.
+ * (scripts/generate-products.ts). Beside the pages, Lighthouse also measures a plain page of one
+ * paragraph: the TBT floor of this machine. Checks the targets and writes the numbers to bench-results/.
  *
  *   npm run bench            (builds first if $BUILD_DIR/server/wrangler.json is missing)
  *   BUILD_DIR=dist-search npm run bench   (another build folder, as `BUILD_DIR=… npm run build` wrote it)
@@ -25,7 +26,7 @@ import { installability, printInstallability } from './bench/installable.mjs';
 import { loadRun, printLoad } from './bench/load.mjs';
 import { printWrites, writeRun } from './bench/writes.mjs';
 import { describeSize, describeStartup, workerSize, workerStartup } from './worker-size.ts';
-import { measurePages, PAGE_SETTINGS, printPages, TARGETS } from './bench/pages.mjs';
+import { measureFloor, measurePages, PAGE_SETTINGS, printPages, TARGETS } from './bench/pages.mjs';
 import { printSlowPhone, slowPhoneRun } from './bench/slow-phone.mjs';
 import { prepareScaleDb, printScale, SCALE_PERSIST_DIR, SCALE_PRODUCTS, scaleChecks, scaleRun } from './bench/scale.mjs';
 import { freePort, setUpD1, startStore } from './store-server.ts';
@@ -130,10 +131,13 @@ async function main() {
     await server.untilHealthy();
 
     let results = [];
+    let floor = null;
     let install = null;
     if (PARTS.has('lighthouse')) {
       chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: CHROME_FLAGS, logLevel: 'silent' });
       results = await measurePages(server.origin, chrome.port, BUILD_DIR);
+      // What a page with nothing in it blocks on this machine, beside the pages' TBT.
+      floor = await measureFloor(chrome.port);
       install = await installability(chrome.port, server.origin);
       try {
         chrome.kill();
@@ -163,7 +167,7 @@ async function main() {
     await cleanup();
 
     const lighthouseVersion = results[0]?.lighthouseVersion ?? null;
-    if (results.length) printPages(results);
+    if (results.length) printPages(results, floor);
     if (install) printInstallability(install);
     if (slow) printSlowPhone(slow);
     // Does the build still deploy, and within its size budget (wrangler deploy --dry-run)?
@@ -200,6 +204,7 @@ async function main() {
           targets: TARGETS,
           pass: ok,
           pages: results.map(({ lighthouseVersion: _v, ...r }) => r),
+          tbtFloor: floor,
           installability: install,
           slowPhone: slow,
           apiLoad: load,

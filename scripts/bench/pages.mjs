@@ -4,6 +4,7 @@
  * shopper page, no framework on a page without an island. Checks the targets and prints them.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import lighthouse from 'lighthouse';
 
 /**
@@ -230,6 +231,24 @@ function summarise(lhr) {
   };
 }
 
+/**
+ * One Lighthouse run of `url` (its report), by the Chromium listening on `port`. NO_NAVSTART, a
+ * trace Lighthouse could not read (seen now and then, more often on a busy machine), is run
+ * again, up to twice; any other error stops the bench.
+ */
+async function lighthouseRun(url, port, onlyCategories) {
+  const run = () => lighthouse(url, { port, logLevel: 'error', output: 'json', onlyCategories });
+  let result = await run();
+  for (let retry = 0; retry < 2 && result?.lhr.runtimeError?.code === 'NO_NAVSTART'; retry++) {
+    process.stderr.write(`lighthouse ${url}: NO_NAVSTART, running it again\n`);
+    result = await run();
+  }
+  if (!result) throw new Error(`Lighthouse returned no result for ${url}`);
+  const { lhr } = result;
+  if (lhr.runtimeError) throw new Error(`Lighthouse error on ${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+  return lhr;
+}
+
 async function measure(page, origin, port) {
   const url = origin + page.path;
   const onlyCategories = page.lighthouse ? CATEGORIES : ['performance'];
@@ -237,16 +256,7 @@ async function measure(page, origin, port) {
   const results = [];
   for (let i = 0; i < runs; i++) {
     process.stderr.write(`lighthouse ${page.path} run ${i + 1}/${runs}...\n`);
-    let result = await lighthouse(url, { port, logLevel: 'error', output: 'json', onlyCategories });
-    // NO_NAVSTART: a trace Lighthouse could not read (seen now and then, more often on a busy
-    // machine); the run is repeated, up to twice.
-    for (let retry = 0; retry < 2 && result?.lhr.runtimeError?.code === 'NO_NAVSTART'; retry++) {
-      process.stderr.write(`lighthouse ${page.path}: NO_NAVSTART, running it again\n`);
-      result = await lighthouse(url, { port, logLevel: 'error', output: 'json', onlyCategories });
-    }
-    if (!result) throw new Error(`Lighthouse returned no result for ${url}`);
-    const { lhr } = result;
-    if (lhr.runtimeError) throw new Error(`Lighthouse error on ${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+    const lhr = await lighthouseRun(url, port, onlyCategories);
     results.push({ lhr, summary: summarise(lhr) });
   }
   // Runs ranked best first: highest performance score, ties broken by the lower LCP + TBT.
@@ -420,7 +430,7 @@ function printTable(results) {
   }
 }
 
-function printMisses(results) {
+function printMisses(results, floor = null) {
   const missed = results.filter((r) => r.checks.some((c) => !c.pass));
   if (!missed.length) return;
   console.log('\nWhat cost points on pages that miss a target:');
@@ -434,7 +444,7 @@ function printMisses(results) {
     if (r.checks.some((c) => c.target.startsWith('TBT') && !c.pass)) {
       const by = r.best.blockingBySource;
       console.log(
-        `    TBT: time past 50 ms in the reported run's long tasks, by source: browser ${by.browser} ms, page (HTML, layout, inline and module scripts in its microtasks) ${by.page} ms, /_astro/ scripts ${by.scripts} ms, Lighthouse ${by.lighthouse} ms, other ${by.other} ms (why and what next: ${TBT_NOTES})`,
+        `    TBT: time past 50 ms in the reported run's long tasks, by source: browser ${by.browser} ms, page (HTML, layout, inline and module scripts in its microtasks) ${by.page} ms, /_astro/ scripts ${by.scripts} ms, Lighthouse ${by.lighthouse} ms, other ${by.other} ms${floor ? `; the plain page's TBT in this run: ${floor.tbtMs} ms` : ''} (why and what next: ${TBT_NOTES})`,
       );
     }
     for (const check of r.checks.filter((c) => !c.pass)) {
@@ -481,10 +491,59 @@ export async function measurePages(origin, chromePort, buildDir) {
   return results;
 }
 
-/** Prints the pages' table, their LCP elements, long tasks and scripts, and what cost points where a target was missed. */
-export function printPages(results) {
+/**
+ * The TBT floor: a page with one heading and one paragraph and nothing else (no script, no style,
+ * no picture), from a plain Node server, measured by the same Chromium with the same settings and
+ * number of runs as the store's pages. What it blocks is what this machine's Chromium and
+ * Lighthouse's simulation cost before any page of ours has done anything: the navigation's own
+ * commit, timed on this CPU and multiplied by four. Printed beside the pages' TBT; no budget
+ * is moved by it.
+ */
+const FLOOR_PAGE =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
+  '<title>A plain page</title><meta name="description" content="One heading and one paragraph."></head>' +
+  '<body><h1>A plain page</h1><p>One heading and one paragraph: what the browser costs before a page does anything.</p></body></html>';
+
+export async function measureFloor(chromePort) {
+  const server = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+    response.end(FLOOR_PAGE);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const url = `http://127.0.0.1:${server.address().port}/`;
+    const runs = [];
+    for (let i = 0; i < RUNS; i++) {
+      process.stderr.write(`lighthouse the plain page (TBT floor) run ${i + 1}/${RUNS}...\n`);
+      const lhr = await lighthouseRun(url, chromePort, ['performance']);
+      runs.push({ tbtMs: round(lhr.audits['total-blocking-time']?.numericValue), longTasks: longTasksOf(lhr) });
+    }
+    const sorted = runs.map((r) => r.tbtMs).sort((a, b) => a - b);
+    return { tbtMs: sorted[Math.floor((sorted.length - 1) / 2)], runs };
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+/**
+ * Prints the pages' table, their LCP elements, long tasks and scripts, the TBT floor of this
+ * machine (when measured), and what cost points where a target was missed.
+ */
+export function printPages(results, floor = null) {
   printTable(results);
-  printMisses(results);
+  if (floor) printFloor(floor);
+  printMisses(results, floor);
+}
+
+function printFloor(floor) {
+  console.log(
+    `\nTBT floor, a plain page (one heading, one paragraph, no script) measured the same way: ${floor.tbtMs} ms median (runs ${floor.runs.map((r) => r.tbtMs).join(', ')} ms; budget ${TARGETS.tbtMs} ms)`,
+  );
+  for (const [i, run] of floor.runs.entries())
+    for (const t of run.longTasks)
+      console.log(
+        `    run ${i + 1}: long task ${String(t.durationMs).padStart(5)} ms at ${String(t.startMs).padStart(6)} ms  ${t.url}`,
+      );
 }
 
 /** The settings the results file records for the pages part. */
