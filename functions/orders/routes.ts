@@ -11,12 +11,13 @@ import { quoteCart } from './quote.ts';
 import { loadOrderView } from './view.ts';
 import { createRouter, type AppEnv } from '../platform/app.ts';
 import { ApiError } from '../platform/errors.ts';
-import { rateLimit } from '../platform/rate-limit.ts';
+import { limitClient, rateLimit, tooManyRequests } from '../platform/rate-limit.ts';
 import { reply } from '../platform/reply.ts';
 import { noteReference } from '../platform/request-log.ts';
 import { validate } from '../platform/validate.ts';
 import { z } from 'zod';
 import { at } from '../platform/routing.ts';
+import type { OrderRow } from '../platform/schema.ts';
 
 const PRIVATE = { 'cache-control': 'no-store' };
 
@@ -62,10 +63,24 @@ export const ordersRoute = createRouter()
     noteReference(c, lookup.number);
     return reply(c, orderApi.lookup, { order: await lookUpGuestOrder(c.var.db, c.var.config, lookup) }, 200, PRIVATE);
   })
-  // The order as the browser that placed it sees it (the cart's "Continue to payment").
-  .get(at(ORDERS_BASE, orderApi.get), limited.lookup, validate('param', orderNumberParam), async (c) => {
+  // The order as the browser that placed it sees it: the cart's "Continue to payment", and the
+  // checkout asking every few seconds while the shopper pays. Only a request that fails (a wrong
+  // number or token) counts under the lookup limit, with /track's lookups: a shopper who takes
+  // ten minutes over the transfer is never refused their own order, however many shoppers share
+  // their address. Its token comes from a random key of the browser's (122 bits: decision 005),
+  // so what there is to guess is stopped after RATE_LIMIT_LOOKUP failures.
+  .get(at(ORDERS_BASE, orderApi.get), validate('param', orderNumberParam), async (c) => {
     const { db, config } = c.var;
-    const order = await findOrderForToken(db, config, c.req.valid('param').number, bearerToken(c));
+    const token = bearerToken(c);
+    let order: OrderRow;
+    try {
+      order = await findOrderForToken(db, config, c.req.valid('param').number, token);
+    } catch (error) {
+      if (!(error instanceof ApiError && error.code === 'order_not_found')) throw error;
+      const limited = await limitClient(db, LOOKUP_LIMIT, c.req.header('cf-connecting-ip'), config.RATE_LIMIT_LOOKUP);
+      if (!limited.allowed) return tooManyRequests(c, limited);
+      throw error;
+    }
     return reply(c, orderApi.get, { order: await loadOrderView(db, config, order) }, 200, PRIVATE);
   })
   // 'I Have Made Payment': only the browser holding the order's access token may report it.

@@ -224,14 +224,17 @@ export function rateLimit(
   return async (c: Context<AppEnv>, next) => {
     const rule = 'rule' in options ? options.rule(c.var.config) : options;
     const limited = await limitClient(c.var.db, options.name, c.req.header('cf-connecting-ip'), rule);
-    if (!limited.allowed) {
-      return c.json(errorBody('rate_limited', limited.message), 429, {
-        'Retry-After': String(limited.retryAfterSeconds),
-        'cache-control': 'no-store',
-      });
-    }
+    if (!limited.allowed) return tooManyRequests(c, limited);
     await next();
   };
+}
+
+/** The API's answer to a request over a per-client limit: 429, `Retry-After`, code `rate_limited`. */
+export function tooManyRequests(c: Context<AppEnv>, limited: Extract<ClientLimit, { allowed: false }>) {
+  return c.json(errorBody('rate_limited', limited.message), 429, {
+    'Retry-After': String(limited.retryAfterSeconds),
+    'cache-control': 'no-store',
+  });
 }
 
 /** A per-client limit's answer for one request: within it, or refused with how long to wait. */

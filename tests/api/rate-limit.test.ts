@@ -5,7 +5,7 @@ import worker from '../../functions/index.ts';
 import { openDb } from '../../functions/platform/db.ts';
 import { clientCounters, clientKey, countRequest, countRequests, pruneRateLimits } from '../../functions/platform/rate-limit.ts';
 import type { ErrorJson } from './client.ts';
-import { orderRequest, PS5 } from './orders-helpers.ts';
+import { orderRequest, placeOrder, PS5 } from './orders-helpers.ts';
 import { callWith } from './with-env.ts';
 
 const db = openDb(env.DB);
@@ -99,6 +99,42 @@ describe('rate limits per client', () => {
       headers: { authorization: `Bearer ${placed[1]!.accessToken}` },
     });
     expect(cancel.status).toBe(200);
+  });
+
+  it("never refuses the browser its own order however often it asks (the checkout's payment watch); wrong tokens count as lookups", async () => {
+    const vars = { RATE_LIMIT_LOOKUP: '3/600' };
+    const ip = '198.51.100.9';
+    const placed = await placeOrder();
+    const ask = (token: string, from = ip) =>
+      callWith(vars, `/orders/${placed.order.number}`, {
+        ip: from,
+        method: 'GET',
+        headers: { authorization: `Bearer ${token}` },
+      });
+    // The checkout asks every 4 s while the shopper pays: ten minutes of that is 150 asks.
+    for (let i = 0; i < 30; i++) expect((await ask(placed.accessToken)).status).toBe(200);
+    expect((await rateLimitRows()).filter((r) => r.key === `orders.lookup:${ip}`)).toEqual([]);
+    // A wrong token is a guess: counted with /track's lookups, and refused past the limit.
+    const wrong = placed.accessToken.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'));
+    for (let i = 0; i < 3; i++) expect((await ask(wrong)).status).toBe(404);
+    const refused = await ask(wrong);
+    expect(refused.status).toBe(429);
+    expect((await refused.json<ErrorJson>()).error.code).toBe('rate_limited');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    // A guessed order number is refused the same way, with the budget /track's lookups share.
+    expect(
+      (await callWith(vars, '/orders/GTS-ZZZZZZZZZZ', { ip, method: 'GET', headers: { authorization: `Bearer ${wrong}` } }))
+        .status,
+    ).toBe(429);
+    expect(
+      (await callWith(vars, '/orders/lookup', { ip, body: { number: placed.order.number, email: 'x@example.com' } })).status,
+    ).toBe(429);
+    // The owner, from the same address, still sees the order.
+    expect((await ask(placed.accessToken)).status).toBe(200);
+    // Guesses at once from another address: exactly the limit is answered, the rest refused.
+    const statuses = await Promise.all(Array.from({ length: 10 }, () => ask(wrong, '198.51.100.10').then((r) => r.status)));
+    expect(statuses.filter((s) => s === 404)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(7);
   });
 
   it('keeps one counter row per client, route and window, which the cron prunes once no window reads it', async () => {

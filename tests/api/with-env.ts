@@ -10,23 +10,31 @@ export function envWith(vars: Record<string, string>): Env {
   return { ...env, ...vars } as Env;
 }
 
-/** Calls the API with `vars` set, from the client address `ip` (Cloudflare's cf-connecting-ip). */
+/**
+ * Calls the API with `vars` set, from the client address `ip` (Cloudflare's cf-connecting-ip): a
+ * POST of `body` as JSON, or a GET.
+ */
 export async function callWith(
   vars: Record<string, string>,
   path: string,
-  { body, ip, headers = {} }: { body?: unknown; ip?: string; headers?: Record<string, string> } = {},
+  {
+    body,
+    ip,
+    headers = {},
+    method = 'POST',
+  }: { body?: unknown; ip?: string; headers?: Record<string, string>; method?: 'GET' | 'POST' } = {},
 ) {
   const ctx = createExecutionContext();
   const response = await api.fetch(
     new Request(`http://localhost:8787/api${path}`, {
-      method: 'POST',
+      method,
       headers: {
-        'content-type': 'application/json',
+        ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
         origin: 'http://localhost:8787',
         ...(ip ? { 'cf-connecting-ip': ip } : {}),
         ...headers,
       },
-      body: JSON.stringify(body ?? {}),
+      body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
     }),
     envWith(vars),
     ctx,
