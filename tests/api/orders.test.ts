@@ -173,6 +173,11 @@ describe('POST /api/orders: refusals store nothing', () => {
     expect(error.issues?.map((i) => i.field)).toContain(field);
   });
 
+  it('says a negative price is negative (it is a number)', async () => {
+    const error = await expectRefused(withLine({ price: -1 }), 400, 'invalid_request');
+    expect(error.issues).toContainEqual({ field: 'lines.0.price', message: 'Price cannot be negative' });
+  });
+
   it.each([
     ['an unknown product', { productId: 'nokia-3310-classic' }, 'lines.0.productId'],
     ['an unknown variant', { variant: 'Blu-ray Edition' }, 'lines.0.variant'],

@@ -120,7 +120,7 @@ export const orderLineSchema = z.object({
     .min(1, 'Quantity must be at least 1')
     .max(MAX_UNITS_PER_PRODUCT, tooManyUnits(MAX_UNITS_PER_PRODUCT)),
   /** The unit price (kobo) the shopper saw. Never charged: compared with D1 to report a change. */
-  price: z.number({ error: 'Price must be a number' }).int('Price must be in kobo').min(0),
+  price: z.number({ error: 'Price must be a number' }).int('Price must be in kobo').min(0, 'Price cannot be negative'),
 });
 
 export type OrderLineRequest = z.output<typeof orderLineSchema>;
