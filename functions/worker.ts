@@ -6,7 +6,7 @@ import { HSTS, isPrivatePage, OPENER_POLICY, PAGE_CSP_HEADER, PAGE_SECURITY_HEAD
 import { runScheduledJobs } from './scheduled.ts';
 import { drainReader } from './platform/drain.ts';
 import { cachedImports, type ModuleImports, withLateScripts } from './platform/page-scripts.ts';
-import { pagePolicy } from './platform/page-policy.ts';
+import { knownHashes, pagePolicy } from './platform/page-policy.ts';
 import { finishPageRequest } from './platform/request-log.ts';
 
 /**
@@ -122,11 +122,15 @@ async function finishPage(request: Request, env: Env, response: Response): Promi
   if (body !== null) secured.headers.delete('content-length');
   // Every page gets its own script policy, computed from the page (functions/platform/page-policy.ts):
   // a pre-rendered one (the home page, a product page, the 404 and 500 pages, served here from the
-  // assets) has none (the build takes Astro's <meta> out), and the one Astro sends with a page it
-  // renders on demand lists the whole site's hashes (1.7 KB of headers), which this replaces.
+  // assets) has none (the build takes Astro's <meta> out, once it has checked the page's hashes
+  // against it), and the one Astro sends with a page it renders on demand lists the whole site's
+  // hashes (1.7 KB of headers), which this replaces: only the page's hashes that list knows are kept
+  // (with our own inline scripts', knownHashes()), so a script a slip let into the page does not run.
   if (body !== null) {
+    const astros = response.headers.get('Content-Security-Policy');
+    const known = astros?.includes("'sha256-") ? await knownHashes(astros) : undefined;
     secured.headers.delete('Content-Security-Policy');
-    secured.headers.append('Content-Security-Policy', await pagePolicy(body));
+    secured.headers.append('Content-Security-Policy', await pagePolicy(body, known));
   }
   // The policy every page carries (public/_headers' `/*`); a browser enforces each policy it gets.
   if (!secured.headers.get('content-security-policy')?.includes(PAGE_CSP_HEADER))

@@ -287,6 +287,41 @@ test('a product page rendered on demand carries the headers and its own script p
   await expect(page.getByRole('alert').filter({ hasText: 'Tecno Pop 10 (headers) added to cart' })).toBeVisible();
 });
 
+test("a visitor's or an admin's text shown back on a page is never allowed as a script or a style of it", async ({
+  request,
+  page,
+  db,
+}) => {
+  const script = 'alert(document.cookie)';
+  const style = '*{display:none}';
+  const markup = `<script>${script}</script><style>${style}</style>`;
+  db.insertProduct({
+    id: 'tecno-pop-10-csp',
+    name: `Tecno Pop 10 ${markup}`,
+    brand: 'Tecno',
+    category: 'phones',
+    description: `An entry phone. ${markup}`,
+    priceKobo: 9_950_000,
+    image: '/images/products/itel-a90.svg',
+    stock: 7,
+  });
+  // A search shown back in the page's title, its description, its canonical link and its box; a
+  // product rendered from D1 with the markup in its name (its title, alt text, JSON-LD) and text.
+  for (const path of [`/products?q=${encodeURIComponent(markup)}`, '/product/tecno-pop-10-csp']) {
+    const response = await request.get(path);
+    expect(response.status(), path).toBe(200);
+    expect(await response.text(), path).toContain(script);
+    const policy = policies(response).find((p) => p.includes('script-src'))!;
+    expect(policy, path).not.toContain(sha256(script));
+    expect(policy, path).not.toContain(sha256(style));
+    // Its own inline scripts (the theme, the starter) are still allowed, and the page works under it.
+    expectScriptPolicy(policy);
+    await page.goto(path);
+    await islandsHydrated(page);
+    expect(await page.evaluate(() => document.documentElement.style.colorScheme)).toMatch(/^(dark|light)$/);
+  }
+});
+
 test('an API answer carries its own strict headers', async ({ request }) => {
   const response = await request.get('/api/products?limit=1');
   expect(response.status()).toBe(200);
