@@ -182,6 +182,27 @@ test('the quantity box takes what is typed, and explains what it cannot take @ph
   expect(box.y).toBeGreaterThan(viewport.height / 2);
 });
 
+test('Add to Cart stops at what one order may take, and says so instead of "added"', async ({ page, db }) => {
+  // 2 left: "Up to 1 per order". A second press must not put a second one in the cart.
+  db.setVariant('apple-iphone-17', '256gb', { stock: 2 });
+  try {
+    await page.goto(IPHONE);
+    await islandsHydrated(page);
+    await expect(page.locator('#quantity-note')).toHaveText('Up to 1 per order');
+    const add = page.getByRole('button', { name: /^Add to Cart/ });
+    await add.click();
+    await expect(page.getByRole('alert').filter({ hasText: 'iPhone 17 (256GB) added to cart' })).toBeVisible();
+    await add.click();
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'is already in your cart once: the most one order can take is 1' }),
+    ).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Cart, 1 item' })).toBeVisible();
+    expect(await page.evaluate(() => JSON.parse(localStorage.getItem('cartItems') ?? '[]')[0]?.quantity)).toBe(1);
+  } finally {
+    db.setVariant('apple-iphone-17', '256gb', { stock: 30 });
+  }
+});
+
 test('a sold-out product offers no quantity and a visibly disabled button', async ({ page, db }) => {
   db.setProduct('hisense-32-a4-hd', { stock: 0 });
   await page.goto('/product/hisense-32-a4-hd');

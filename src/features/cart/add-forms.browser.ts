@@ -1,5 +1,5 @@
-import { notify } from '../toast/notify.browser.ts';
-import { cartItemSchema, lineTitle } from './cart.ts';
+import { notifyAdded } from './added-toast.browser.ts';
+import { cartItemSchema, lineTitle, MAX_LINE_QUANTITY } from './cart.ts';
 import { addToCart } from './cart-store.browser.ts';
 
 /**
@@ -25,7 +25,8 @@ export function startAddForms() {
     if (!item.success) return;
     event.preventDefault();
     const { quantity, ...line } = item.data;
-    addToCart(line, quantity);
-    notify('success', `${lineTitle(line)} added to cart`);
+    // A card does not say its stock: the line is held to the most any order may take, and the cart
+    // says if fewer are left.
+    notifyAdded(lineTitle(line), quantity, addToCart(line, quantity), MAX_LINE_QUANTITY);
   });
 }

@@ -1,11 +1,12 @@
 import { findVariant, type ProductSale, sellingUnit } from '../catalogue/product-choice.ts';
-import { notify } from '../toast/notify.browser.ts';
-import { lineTitle } from './cart.ts';
+import { lineTitle, mostPerOrder } from './cart.ts';
+import { notifyAdded } from './added-toast.browser.ts';
 import { addToCart } from './cart-store.browser.ts';
 
 /**
  * Puts a product (in the chosen variant, the first when none is named) in the cart at the
- * price the shopper sees, and says so with the spec's toast: '{name} added to cart'.
+ * price the shopper sees, up to what one order may take of it (the page's "Up to N per order"),
+ * and says so with the spec's toast: '{name} added to cart', or why fewer were added.
  * The server prices the order itself; this price is only compared with it.
  */
 export function addProductToCart(
@@ -23,6 +24,6 @@ export function addProductToCart(
     variant,
     variantLabel: findVariant(product, variant)?.label ?? '',
   };
-  addToCart(item, quantity);
-  notify('success', `${lineTitle(item)} added to cart`);
+  const most = mostPerOrder(unit.stock);
+  notifyAdded(lineTitle(item), quantity, addToCart(item, quantity, most), most);
 }

@@ -1,7 +1,17 @@
 import { computed } from 'nanostores';
 import { persistentAtom } from '@nanostores/persistent';
 import type { Kobo } from '../../lib/money.ts';
-import { addItem, cartCount, parseStoredCart, removeItem, setPrice, setQuantity, type CartItem, type CartLine } from './cart.ts';
+import {
+  addItem,
+  cartCount,
+  parseStoredCart,
+  quantityOf,
+  removeItem,
+  setPrice,
+  setQuantity,
+  type CartItem,
+  type CartLine,
+} from './cart.ts';
 import { decodePendingCart, PENDING_CART_COOKIE, pendingCartDeleteCookie, readCookie } from './pending-cart.ts';
 
 /**
@@ -34,8 +44,15 @@ function takePendingAdds() {
 
 takePendingAdds();
 
-export function addToCart(item: Omit<CartItem, 'quantity'>, quantity = 1) {
-  $cartItems.set(addItem($cartItems.get(), item, quantity));
+/**
+ * Adds `quantity` of an item, up to `most` on its line (addItem()); answers how many units were
+ * added, which is fewer when the line reached its most.
+ */
+export function addToCart(item: Omit<CartItem, 'quantity'>, quantity = 1, most?: number): number {
+  const before = $cartItems.get();
+  const after = addItem(before, item, quantity, most);
+  $cartItems.set(after);
+  return quantityOf(after, item) - quantityOf(before, item);
 }
 
 export function removeFromCart(line: CartLine) {

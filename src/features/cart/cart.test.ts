@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   addItem,
+  quantityOf,
   cartCount,
   cartSubtotal,
   MAX_LINE_QUANTITY,
@@ -55,6 +56,19 @@ describe('cart rules', () => {
     expect(addItem(addItem([], phone, 4), phone, 4)[0]?.quantity).toBe(5);
     expect(addItem([], phone, 500)[0]?.quantity).toBe(MAX_LINE_QUANTITY);
     expect(setQuantity(addItem([], phone), phone, 1000)[0]?.quantity).toBe(MAX_LINE_QUANTITY);
+  });
+
+  it('caps a line at what one order may take when the caller knows it, and never takes away what a line holds', () => {
+    // 2 left: "Up to 1 per order". Pressing Add to Cart again adds nothing.
+    const once = addItem([], phone, 1, mostPerOrder(2));
+    expect(addItem(once, phone, 1, mostPerOrder(2))).toEqual(once);
+    expect(quantityOf(addItem([], phone, 3, 2), phone)).toBe(2);
+    expect(quantityOf(addItem(addItem([], phone, 1, 4), phone, 2, 4), phone)).toBe(3);
+    // A line that holds more (added when more were left) keeps it; the cart's quote says what is left.
+    expect(quantityOf(addItem(addItem([], phone, 4), phone, 1, 2), phone)).toBe(4);
+    // Never past the most any order may take.
+    expect(quantityOf(addItem([], phone, 9, 9), phone)).toBe(MAX_LINE_QUANTITY);
+    expect(quantityOf([], phone)).toBe(0);
   });
 
   it('offers one order what unpaid orders may hold of a product: half its units rounded down, at least one, at most 5', () => {

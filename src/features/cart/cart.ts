@@ -72,17 +72,28 @@ const sameLine = (a: CartLine, b: CartLine) => a.id === b.id && a.variant === b.
 
 const clamp = (quantity: number) => Math.min(MAX_LINE_QUANTITY, Math.floor(quantity));
 
-/** Adds an item: the same line gains quantity, otherwise a new line is appended. */
+/**
+ * Adds an item: the same line gains quantity, otherwise a new line is appended; the line holds at
+ * most `most` units (what one order may take of it, mostPerOrder(), when the caller knows its
+ * stock; never more than MAX_LINE_QUANTITY). A line that already holds more keeps what it has.
+ */
 export function addItem(
   items: readonly CartItem[],
   item: Omit<CartItem, 'quantity' | 'variant' | 'variantLabel'> & Partial<Pick<CartItem, 'variant' | 'variantLabel'>>,
   quantity = 1,
+  most = MAX_LINE_QUANTITY,
 ): CartItem[] {
   if (!(quantity >= 1)) return [...items];
   const line = { ...item, variant: item.variant ?? '', variantLabel: item.variantLabel ?? '' };
+  const cap = (held: number) => Math.max(held, clamp(Math.min(held + quantity, Math.max(1, most))));
   const existing = items.find((i) => sameLine(i, line));
-  if (!existing) return [...items, { ...line, quantity: clamp(quantity) }];
-  return items.map((i) => (sameLine(i, line) ? { ...i, quantity: clamp(i.quantity + quantity) } : i));
+  if (!existing) return [...items, { ...line, quantity: cap(0) }];
+  return items.map((i) => (sameLine(i, line) ? { ...i, quantity: cap(i.quantity) } : i));
+}
+
+/** How many units of `line` the cart holds (0 when it has no such line). */
+export function quantityOf(items: readonly CartItem[], line: CartLine): number {
+  return items.find((i) => sameLine(i, line))?.quantity ?? 0;
 }
 
 export function removeItem(items: readonly CartItem[], line: CartLine): CartItem[] {
