@@ -307,6 +307,8 @@ test('the form checks its fields before sending: required, e-mail shape, show/hi
 test('a wrong password shows the banner; too many show the wait', async ({ page }) => {
   const email = freshEmail('nobody');
   await openLogin(page);
+  // Empty, the banners take no room: no thin red or green bar under the heading.
+  for (const banner of await page.locator('.login__banner').all()) expect((await banner.boundingBox())?.height ?? 0).toBe(0);
   for (let attempt = 1; attempt <= 5; attempt++) {
     await signIn(page, email, `Wrong-password-${attempt}`);
     await expect(alertBanner(page)).toHaveText(
