@@ -265,6 +265,10 @@ test('the form tells what is missing at each field, and focuses the first', asyn
   await expect(category).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByRole('group', { name: 'Is the screen cracked?' })).toContainText('Please answer');
   await expect(page.getByLabel('Phone number')).toHaveAttribute('aria-invalid', 'true');
+  // The summary sits by the button, below every field it points to.
+  const summary = page.getByRole('form', { name: 'Your trade-in request' }).getByText('Please check the fields marked above.');
+  await expect(summary).toBeVisible();
+  expect((await summary.boundingBox())!.y).toBeGreaterThan((await page.getByLabel('Phone number').boundingBox())!.y);
 
   // Each field put right loses its message as it is fixed; the others keep theirs.
   await category.selectOption('phones');

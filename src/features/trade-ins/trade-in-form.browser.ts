@@ -27,7 +27,7 @@ import { MAX_TRADE_IN_PHOTOS } from './trade-in-rules.ts';
  */
 
 const SEND_FAILED = 'We could not send your request just now. Please try again.';
-const CHECK_FIELDS = 'Please check the fields marked below.';
+const CHECK_FIELDS = 'Please check the fields marked above.';
 const OFFLINE = 'You are offline. Sending your request needs a connection: your answers stay here until you are back online.';
 const CHOOSE_PRODUCT = 'Please search for and choose the product you want';
 const SEARCH_DELAY_MS = 300;
