@@ -109,6 +109,19 @@ test('the 512GB iPhone costs its own price, on the page, in the cart and in the 
   await expect(page.locator('[data-testid="last-order"][data-seen]')).toHaveCount(1);
   await page.reload();
   await expect(page.getByTestId('last-order')).toContainText(reference);
+  await expect(page.getByTestId('last-order')).toContainText(`account number ${accountNumber}`);
+
+  // The transfer lands (the stand-in sends the signed webhook): the notice stops asking for it.
+  const paid = await page.request.post('/api/test/paystack/pay', { data: { orderNumber: reference } });
+  expect(paid.status(), await paid.text()).toBe(200);
+  await page.reload();
+  const settled = page.getByTestId('last-order');
+  await expect(settled.getByRole('status')).toHaveText('Paid, being packed. We have your payment: there is nothing more to pay.');
+  await expect(settled).toContainText(`Order ${reference} placed`);
+  // Neither way of paying shows (a shared account's, with the reference, nor the order's own).
+  await expect(settled.getByText(`account number ${accountNumber}`)).toHaveCount(2);
+  for (const text of await settled.getByText(`account number ${accountNumber}`).all()) await expect(text).toBeHidden();
+  await expect(settled.getByRole('button', { name: 'Copy account number' })).toBeHidden();
 });
 
 test('a shared ?variant= link shows that variant, its price and its name on Add to Cart', async ({ page }) => {

@@ -12,6 +12,7 @@ import {
   placedOrderForCart,
 } from '../orders/checkout-store.browser.ts';
 import { copyFromButton } from '../orders/copy-detail.browser.ts';
+import { ORDER_STATUSES, showsPaymentDetails, statusBadge } from '../orders/order-status.ts';
 import { DELIVERY_FEE as SHIPPING_FEE } from '../orders/delivery.ts';
 import { isOffline, onReconnect } from '../pwa/connection.browser.ts';
 import { enableNotifications, notificationsGranted } from '../pwa/notifications.browser.ts';
@@ -96,7 +97,10 @@ function cartPage(root: HTMLElement, checkoutHost: HTMLElement) {
   let lastNotice: { order: string; view: HTMLElement } | null = null;
   function lastOrderNotice(order: NonNullable<ReturnType<typeof lastOrderToShow>>): HTMLElement {
     const key = `${order.number} ${order.finishedAt}`;
-    if (lastNotice?.order !== key) lastNotice = { order: key, view: lastOrderView(order) };
+    if (lastNotice?.order !== key) {
+      lastNotice = { order: key, view: lastOrderView(order) };
+      void settleLastOrder(lastNotice.view, order);
+    }
     return lastNotice.view;
   }
 
@@ -395,6 +399,24 @@ function lastOrderView(order: NonNullable<ReturnType<typeof lastOrderToShow>>): 
   view.querySelector('[data-last="shared-account"] [data-copy]')?.setAttribute('data-copy', order.number);
   view.querySelector('[data-last="own-account"] [data-copy]')?.setAttribute('data-copy', order.accountNumber);
   return view;
+}
+
+/**
+ * The finished order's notice asks for the transfer only while it is due: once the store has the
+ * money, or the order ended unpaid, it says where the order stands instead (asked of the Worker
+ * with the order's token, which never counts against the lookup limit). Offline or unanswered, the
+ * notice stays as it was kept.
+ */
+async function settleLastOrder(view: HTMLElement, order: NonNullable<ReturnType<typeof lastOrderToShow>>) {
+  if (!order.accessToken) return;
+  const answer = await askOwnOrder({ number: order.number, accessToken: order.accessToken }).catch(() => null);
+  const status = ORDER_STATUSES.find((known) => known === answer?.order.status);
+  if (!status || showsPaymentDetails(status)) return;
+  for (const part of ['shared-account', 'own-account']) view.querySelector<HTMLElement>(`[data-last="${part}"]`)!.hidden = true;
+  const settled = view.querySelector<HTMLElement>('[data-last="settled"]')!;
+  const ended = status === 'cancelled' || status === 'expired';
+  settled.textContent = `${statusBadge(status).detail}. ${ended ? 'There is nothing to pay.' : 'We have your payment: there is nothing more to pay.'}`;
+  settled.hidden = false;
 }
 
 /** 'Remind me about my cart': asks for notification permission on its click, never on load. */

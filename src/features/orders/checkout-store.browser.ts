@@ -132,6 +132,8 @@ const lastOrderSchema = orElse(
       accountNumber: string(),
       /** The order's own account (decision 023): its transfer confirms itself. Absent in what older versions kept. */
       ownAccount: withDefault(boolean(), false),
+      /** The order's access token: /cart asks where the order stands with it. Absent in what older versions kept. */
+      accessToken: withDefault(string(), ''),
       finishedAt: string(),
     }),
   ),

@@ -152,6 +152,7 @@ export function useCheckout({ items, onClose, onCartOutdated }: Options) {
         accountName: order.payment?.accountName ?? '',
         accountNumber: order.payment?.accountNumber ?? '',
         ownAccount: order.payment?.ownAccount ?? false,
+        accessToken: placed.accessToken,
       });
     }
     clearCart();
