@@ -218,6 +218,11 @@ test('the local admin sees Admin in the header; ?next= brings a shopper back to 
   await expect(page).toHaveURL(/\/cart$/);
   await expectHeader(page, 'admin');
   await expect(desktopNav(page).getByRole('link', { name: 'Admin' })).toHaveAttribute('href', '/admin');
+  // Signed in already: a link to /login?next= goes straight on; /login alone says who is signed in.
+  await page.goto('/login?next=%2Forders');
+  await expect(page).toHaveURL(/\/orders$/);
+  await openLogin(page);
+  await expect(page.locator('.login__banner[data-kind="notice"]')).toHaveText(`You are signed in as ${ADMIN.email}.`);
   await desktopNav(page).getByRole('button', { name: 'Logout' }).click();
   await expect(page).toHaveURL(/\/$/);
   await expectHeader(page, 'guest');

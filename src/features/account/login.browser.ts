@@ -349,6 +349,15 @@ function login(root: HTMLElement) {
     void confirmEmail(verify);
   }
   if (failure !== null) banners.fail(signInErrorMessage(failure));
+  // Already signed in (a link from another page, the back button): straight on to `?next=` when
+  // the address names one; else a word that they are, above the form (to sign in as someone else).
+  if (verify === null && reset === null && failure === null) {
+    void loadSession().then(({ user }) => {
+      if (!user) return;
+      if (new URLSearchParams(window.location.search).has(RETURN_PARAM)) window.location.replace(returnPath());
+      else if (!errorBanner.textContent && !noticeBanner.textContent) banners.note(`You are signed in as ${user.email}.`);
+    });
+  }
   root.dataset.ready = '';
 }
 
