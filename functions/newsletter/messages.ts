@@ -82,6 +82,21 @@ export async function unsubscribeAddress(secret: string, token: string): Promise
   return genuine ? email : null;
 }
 
+/** Binds a confirmation link's secret to its use (see confirmSecret). */
+const CONFIRM_PURPOSE = 'gts-newsletter-confirm\u0000';
+
+/**
+ * A waiting address's confirmation link secret: an HMAC of the address and the moment its link
+ * runs out, keyed with AUTH_SECRET. Nothing but its SHA-256 is stored, as for a random secret,
+ * and nobody without the key can make one; but asked again while the link still works, the store
+ * makes the same link, so the e-mail sent first keeps working (it said "expired or already used"
+ * once a second sign-up had replaced it).
+ */
+export async function confirmSecret(secret: string, email: string, expiresAt: Date): Promise<string> {
+  const message = `${CONFIRM_PURPOSE}${email.trim().toLowerCase()}\u0000${expiresAt.getTime()}`;
+  return base64Url(new Uint8Array(await crypto.subtle.sign('HMAC', await signingKey(secret), encoder.encode(message))));
+}
+
 /** The key unsubscribe tokens are signed with (AUTH_SECRET: already a production secret, see README). */
 export function signingSecret(config: Config): string {
   if (!config.AUTH_SECRET)

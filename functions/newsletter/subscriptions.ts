@@ -1,5 +1,4 @@
 import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
-import { newLinkSecret } from '../accounts/links.ts';
 import type { Config } from '../env.ts';
 import { sha256Hex } from '../platform/crypto.ts';
 import type { Db } from '../platform/db.ts';
@@ -9,6 +8,7 @@ import { emailOutbox, newsletterSubscribers } from '../platform/schema.ts';
 import {
   CONFIRM_LINK_HOURS,
   confirmLink,
+  confirmSecret,
   newsletterConfirmEmail,
   signingSecret,
   unsubscribeAddress,
@@ -27,20 +27,29 @@ const HOUR_MS = 60 * 60 * 1000;
 export const SUBSCRIBE_LIMIT = 'newsletter.subscribe';
 
 /**
- * The footer's sign-up: the address waits for its confirmation link, which is e-mailed. The same
- * two statements whatever the address's state: the upsert refreshes only a waiting row's link,
+ * The footer's sign-up: the address waits for its confirmation link, which is e-mailed; asked
+ * again while that link works, the same link is e-mailed again. The same three statements
+ * whatever the address's state: a read of its waiting link, the upsert that refreshes only a
+ * waiting row's link,
  * and the e-mail is queued only for the row that now holds this link (none for a subscriber),
  * so neither the answer nor its timing says which it was. Past the address's e-mail limit its
  * waiting link is left as it was (a new one nobody receives would only break the one it has)
  * and nothing is queued.
  */
-export async function askToSubscribe(db: Db, config: Config, email: string): Promise<void> {
-  const secret = newLinkSecret();
+export async function askToSubscribe(db: Db, config: Config, email: string, now = new Date()): Promise<void> {
+  const row = newsletterSubscribers;
+  // Asked again while its link still works: the same link (confirmSecret), so the first e-mail's works too.
+  const [waiting] = await db
+    .select({ expires: row.confirmExpiresAt })
+    .from(row)
+    .where(and(eq(row.email, email), isNull(row.confirmedAt), gt(row.confirmExpiresAt, now)))
+    .limit(1);
+  // Whole seconds: D1 keeps the moment in seconds, and the secret is made from it again.
+  const expires = waiting?.expires ?? new Date(Math.floor((now.getTime() + CONFIRM_LINK_HOURS * HOUR_MS) / 1000) * 1000);
+  const secret = await confirmSecret(signingSecret(config), email, expires);
   const tokenHash = await sha256Hex(secret);
-  const expires = new Date(Date.now() + CONFIRM_LINK_HOURS * HOUR_MS);
   const message = newsletterConfirmEmail(email, confirmLink(config.SITE_URL, secret), await unsubscribeUrl(config, email));
   const mayEmail = await allowEmailTo(db, config, email, 'newsletter');
-  const row = newsletterSubscribers;
   await db.batch([
     db
       .insert(row)

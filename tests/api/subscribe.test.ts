@@ -1,6 +1,6 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import worker, { api } from '../../functions/index.ts';
 import { SUBSCRIBE_MESSAGE } from '../../src/features/newsletter/newsletter-answers.ts';
 import { postJson, type ErrorJson } from './client.ts';
@@ -208,6 +208,29 @@ describe('POST /api/subscribe', () => {
 });
 
 describe('POST /api/newsletter/confirm', () => {
+  it('signed up twice while waiting: both e-mails carry the same link, which confirms once; after it ran out, a new one', async () => {
+    const email = newAddress('twice');
+    const first = await pendingWithLink(email);
+    const second = await pendingWithLink(email);
+    expect(await confirmationEmails(email)).toHaveLength(2);
+    expect(second.confirm).toBe(first.confirm);
+    expect((await request('/newsletter/confirm', json({ token: first.confirm }))).status).toBe(200);
+    await expectInvalidToken(await request('/newsletter/confirm', json({ token: second.confirm })));
+
+    // A link that ran out is not sent again: two days on, the next sign-up gets a new one, which works.
+    const late = newAddress('late');
+    const old = await pendingWithLink(late);
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 49 * 3_600_000 });
+    try {
+      const fresh = await pendingWithLink(late);
+      expect(fresh.confirm).not.toBe(old.confirm);
+      await expectInvalidToken(await request('/newsletter/confirm', json({ token: old.confirm })));
+      expect((await request('/newsletter/confirm', json({ token: fresh.confirm }))).status).toBe(200);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('works once: the same link again is a 400 naming `token`', async () => {
     const email = newAddress();
     const { confirm } = await pendingWithLink(email);
