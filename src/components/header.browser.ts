@@ -1,6 +1,6 @@
 /**
  * The header's behaviour on every page (BaseLayout's frame script): the theme toggle's label,
- * the mobile menu, the cart badge (the cart store's count), who is signed in (which account
+ * the mobile menu, the search box's focus, the cart badge (the cart store's count), who is signed in (which account
  * links show) and Logout. Plain script: no framework on pages that need none (decision 004).
  * Three steps, which the frame's script takes in turns (decision 028): the controls first, so a
  * tap on them works at once; then the badge, which reads the stored cart; then the account
@@ -38,6 +38,12 @@ export function startHeaderControls() {
     if (event.key !== 'Escape' || !menu || menu.hidden) return;
     setMenuOpen(false);
     menuButton?.focus();
+  });
+
+  // The search icon opens the box ready to type in: no second tap on a phone.
+  const search = document.querySelector<HTMLDetailsElement>('details.header-search');
+  search?.addEventListener('toggle', () => {
+    if (search.open) search.querySelector<HTMLInputElement>('input[name="q"]')?.focus();
   });
 }
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { islandsHydrated } from './islands.ts';
+import { islandsHydrated, scriptsRan } from './islands.ts';
 import { layoutShift, settled, watchLayoutShift } from './layout-shift.ts';
 
 /**
@@ -128,6 +128,17 @@ test.describe('header search, without JavaScript', () => {
     expect(names.length).toBeGreaterThan(1);
     for (const name of names.slice(0, 2)) expect(name).toContain('iPhone');
   });
+});
+
+test('the header search opens ready to type in, on a phone too (no second tap) @phone', async ({ page }) => {
+  await page.goto('/about');
+  await scriptsRan(page);
+  await page.getByLabel('Search the store').first().click();
+  const search = page.getByRole('searchbox', { name: 'Search the store' });
+  await expect(search).toBeFocused();
+  await page.keyboard.type('iphone');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/products\?q=iphone$/);
 });
 
 test('each filter change is a history entry: Back undoes one', async ({ page }) => {
@@ -348,19 +359,24 @@ test('two product cards per row on a phone @phone', async ({ page }) => {
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
 });
 
-test('a listing is titled and canonical by what it shows, in the HTML the Worker sends', async ({ page }) => {
-  for (const [path, title, heading] of [
-    ['/products?category=laptops', 'Laptops | GTS', 'Laptops'],
-    ['/products?q=iphone', 'Search: iphone | GTS', 'Search: iphone'],
-    ['/products?brand=Apple', 'Apple products | GTS', 'Apple products'],
-    ['/products', 'All products | GTS', 'Products'],
+test('a listing is titled, described and canonical by what it shows, in the HTML the Worker sends', async ({ page }) => {
+  const descriptions = new Set<string>();
+  for (const [path, title, heading, described] of [
+    ['/products?category=laptops', 'Laptops | GTS', 'Laptops', 'Shop laptops at GTS'],
+    ['/products?q=iphone', 'Search: iphone | GTS', 'Search: iphone', 'matching &quot;iphone&quot;'],
+    ['/products?brand=Apple', 'Apple products | GTS', 'Apple products', 'Shop Apple at GTS'],
+    ['/products', 'All products | GTS', 'Products', 'Shop phones, laptops'],
   ] as const) {
     // The Worker's HTML itself (what search engines and link previews read), before any script.
     const html = await (await page.request.get(path)).text();
     expect(html, path).toContain(`<title>${title}</title>`);
+    const description = /<meta name="description" content="([^"]*)"/.exec(html)?.[1] ?? '';
+    expect(description, path).toContain(described);
+    descriptions.add(description);
     expect(html, path).toMatch(new RegExp(`<link rel="canonical" href="https?://[^"]+${path.replace('?', '\\?')}"`));
     await page.goto(path);
     await expect(page).toHaveTitle(title);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
   }
+  expect(descriptions.size).toBe(4);
 });

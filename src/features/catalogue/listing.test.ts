@@ -4,6 +4,7 @@ import {
   FORM_MARKER,
   formatNairaText,
   listingHref,
+  listingDescription,
   listingTitle,
   MAX_LISTING_PAGES,
   parseNairaText,
@@ -106,5 +107,24 @@ describe('listingTitle', () => {
     // Wider than one category or one brand: all products.
     expect(listingTitle(q({ category: ['phones', 'tvs'] }))).toBe('All products');
     expect(listingTitle(q({ brand: ['Apple', 'Samsung'] }))).toBe('All products');
+  });
+
+  it('gives each category, brand and search listing a description of its own', () => {
+    const queries = [
+      q({}),
+      q({ category: ['laptops'] }),
+      q({ category: ['games'] }),
+      q({ brand: ['Apple'] }),
+      q({ category: ['phones'], brand: ['Samsung'] }),
+      q({ q: ' iphone ' }),
+    ];
+    const descriptions = queries.map(listingDescription);
+    expect(new Set(descriptions).size).toBe(queries.length);
+    expect(descriptions[1]).toBe('Shop laptops at GTS, priced in naira and paid by bank transfer. Filter by brand and price.');
+    expect(descriptions[4]).toBe('Shop Samsung phones at GTS, priced in naira and paid by bank transfer. Filter by price.');
+    expect(descriptions[5]).toContain('matching "iphone"');
+    // Wider than one category or one brand: the store's own line.
+    expect(listingDescription(q({ category: ['phones', 'tvs'] }))).toBe(descriptions[0]);
+    for (const description of descriptions) expect(description.length).toBeLessThanOrEqual(160);
   });
 });

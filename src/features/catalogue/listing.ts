@@ -120,6 +120,22 @@ export function listingTitle(query: Pick<ProductQuery, 'q' | 'category' | 'brand
 }
 
 /**
+ * A listing's meta description, by what it shows as its title is (listingTitle): each category,
+ * brand and search page its own words in a search result, not the store's one line on all of them.
+ */
+export function listingDescription(query: Pick<ProductQuery, 'q' | 'category' | 'brand'>): string {
+  const paying = 'priced in naira and paid by bank transfer';
+  const q = query.q.trim();
+  if (q) return `Products at GTS matching "${q}", ${paying}. Filter by brand, category and price.`;
+  const category = query.category.length === 1 ? CATEGORIES.find((c) => c.id === query.category[0]) : undefined;
+  const brand = query.brand.length === 1 ? query.brand[0] : undefined;
+  if (category && brand) return `Shop ${brand} ${category.label.toLowerCase()} at GTS, ${paying}. Filter by price.`;
+  if (category) return `Shop ${category.label.toLowerCase()} at GTS, ${paying}. Filter by brand and price.`;
+  if (brand) return `Shop ${brand} at GTS: every ${brand} product in stock, ${paying}. Filter by category and price.`;
+  return `Shop phones, laptops, TVs, consoles, accessories and video games, ${paying}. Filter by brand, category and price.`;
+}
+
+/**
  * The listing for a corrected search ("Did you mean …?" when nothing was found): the same
  * filters with the search text replaced, from the first page. A sort the shopper chose stays;
  * a sort still at the old search's default becomes the new search's default, as the island
