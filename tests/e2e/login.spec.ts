@@ -320,6 +320,8 @@ test('a wrong password shows the banner; too many show the wait', async ({ page 
       'That e-mail address and password do not match an account. Check them and try again.',
     );
     await expect(main(page).getByRole('button', { name: 'Sign In', exact: true })).toBeEnabled();
+    // Disabled while it asked, the button lost focus to the page; it has it back.
+    await expect(main(page).getByRole('button', { name: 'Sign In', exact: true })).toBeFocused();
   }
   // Counted for this address from this client (the pair): the owner is pointed at the reset,
   // whose link lets their browser past the limit (issue 20).

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { querySql } from './d1.ts';
 import { expect, test } from './fixtures.ts';
-import { islandsHydrated } from './islands.ts';
+import { islandsHydrated, scriptsRan } from './islands.ts';
 
 const badge = (page: Page) => page.getByRole('link', { name: /^Cart, \d+ items?$/ });
 
@@ -187,16 +187,20 @@ test('the footer newsletter says to check the inbox; the e-mailed links confirm 
   page,
 }) => {
   await page.goto('/about');
+  await scriptsRan(page);
   const form = page.locator('form[data-newsletter]');
   await form.getByRole('button', { name: 'Subscribe' }).click();
   await expect(form.getByRole('status')).toHaveText('Please enter your email address');
   await form.getByRole('textbox').fill('not-an-email');
   await form.getByRole('button', { name: 'Subscribe' }).click();
   await expect(form.getByRole('status')).toHaveText('Please enter a valid email address');
+  // Focus goes back to the field to correct it (the button, disabled while it sent, had lost it).
+  await expect(form.getByRole('textbox')).toBeFocused();
   const email = `shopper+${Date.now()}@example.com`;
   await form.getByRole('textbox').fill(email);
   await form.getByRole('button', { name: 'Subscribe' }).click();
   await expect(form.getByRole('status')).toHaveText('Check your inbox to confirm your subscription.');
+  await expect(form.getByRole('button', { name: 'Subscribe' })).toBeFocused();
   const subscriber = () =>
     querySql<{ confirmed: number }>(
       `select confirmed_at is not null as confirmed from newsletter_subscribers where email = '${email}'`,

@@ -77,14 +77,22 @@ function login(root: HTMLElement) {
     },
   };
 
-  /** Every button of the form's body: disabled while working; Google also while it is not set up. */
+  /**
+   * Every button of the form's body: disabled while working; Google also while it is not set up.
+   * A button disabled under the keyboard drops focus to the page: the submit button gets it back
+   * when the form is done, unless something else has taken it meanwhile (a field with a problem).
+   */
+  let submitHadFocus = false;
   function showWorking(busy: boolean) {
     working = busy;
     const submit = form().querySelector<HTMLButtonElement>('button[type="submit"]');
     if (submit) {
+      if (busy) submitHadFocus = document.activeElement === submit;
       submit.dataset.idleText ??= submit.textContent ?? '';
       submit.textContent = busy ? (form().dataset.busyText ?? submit.dataset.idleText) : submit.dataset.idleText;
       submit.disabled = busy;
+      if (!busy && submitHadFocus && (document.activeElement === document.body || document.activeElement === null))
+        submit.focus();
     }
     for (const button of body().querySelectorAll<HTMLButtonElement>('button[data-switch]')) button.disabled = busy;
     showGoogle();

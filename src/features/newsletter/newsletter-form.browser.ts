@@ -20,6 +20,9 @@ export function startNewsletterForms() {
       message.dataset.kind = result.ok ? 'success' : 'error';
       input.setAttribute('aria-invalid', String(!result.ok));
       if (result.ok) form.reset();
+      // Disabled while it sent, the button lost focus to the page: back to the field to correct
+      // it, or to the button once the address is taken.
+      if (document.activeElement === document.body || document.activeElement === null) (result.ok ? button : input).focus();
     });
   }
 }
