@@ -104,15 +104,25 @@ export function listingHref(query: Partial<ProductQuery>): string {
 }
 
 /**
+ * What a listing shows, for its title and description: its search words, else the one category
+ * and the one brand it narrows to (a listing of several of either is all products).
+ */
+function shownBy(query: Pick<ProductQuery, 'q' | 'category' | 'brand'>) {
+  return {
+    q: query.q.trim(),
+    category: query.category.length === 1 ? CATEGORIES.find((c) => c.id === query.category[0]) : undefined,
+    brand: query.brand.length === 1 ? query.brand[0] : undefined,
+  };
+}
+
+/**
  * What a listing is titled by (its <title>, before "| GTS", and its heading): what it shows. A
  * search by its words, one category by its name, one brand by its name, both together;
  * anything wider is all products. Filters on price, sort and page do not change it.
  */
 export function listingTitle(query: Pick<ProductQuery, 'q' | 'category' | 'brand'>): string {
-  const q = query.q.trim();
+  const { q, category, brand } = shownBy(query);
   if (q) return `Search: ${q}`;
-  const category = query.category.length === 1 ? CATEGORIES.find((c) => c.id === query.category[0]) : undefined;
-  const brand = query.brand.length === 1 ? query.brand[0] : undefined;
   if (category && brand) return `${brand} ${category.label}`;
   if (category) return category.label;
   if (brand) return `${brand} products`;
@@ -120,18 +130,16 @@ export function listingTitle(query: Pick<ProductQuery, 'q' | 'category' | 'brand
 }
 
 /**
- * A listing's meta description, by what it shows as its title is (listingTitle): each category,
- * brand and search page its own words in a search result, not the store's one line on all of them.
+ * A listing's meta description, by what it shows as its title is: each category, brand and
+ * search page its own words in a search result, not the store's one line on all of them.
  */
 export function listingDescription(query: Pick<ProductQuery, 'q' | 'category' | 'brand'>): string {
+  const { q, category, brand } = shownBy(query);
   const paying = 'priced in naira and paid by bank transfer';
-  const q = query.q.trim();
   if (q) return `Products at GTS matching "${q}", ${paying}. Filter by brand, category and price.`;
-  const category = query.category.length === 1 ? CATEGORIES.find((c) => c.id === query.category[0]) : undefined;
-  const brand = query.brand.length === 1 ? query.brand[0] : undefined;
   if (category && brand) return `Shop ${brand} ${category.label.toLowerCase()} at GTS, ${paying}. Filter by price.`;
   if (category) return `Shop ${category.label.toLowerCase()} at GTS, ${paying}. Filter by brand and price.`;
-  if (brand) return `Shop ${brand} at GTS: every ${brand} product in stock, ${paying}. Filter by category and price.`;
+  if (brand) return `Shop ${brand} at GTS, ${paying}. Filter by category and price.`;
   return `Shop phones, laptops, TVs, consoles, accessories and video games, ${paying}. Filter by brand, category and price.`;
 }
 
