@@ -1,8 +1,9 @@
-import { and, desc, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import { formatNaira } from '../../src/lib/money.ts';
 import type { PaymentOutcome, PaymentProviderId } from '../../src/features/orders/payments.ts';
 import type { Config } from '../env.ts';
 import { changeOrderStatus, reloadOrder } from '../orders/move.ts';
+import { lostTheRace, unlessChanged } from '../platform/compare-and-set.ts';
 import { constraintViolation } from '../platform/constraint-errors.ts';
 import type { Db } from '../platform/db.ts';
 import { ApiError } from '../platform/errors.ts';
@@ -14,6 +15,7 @@ import {
   products,
   productVariants,
   providerPayments,
+  tradeIns,
   type OrderRow,
 } from '../platform/schema.ts';
 import type { ReportedPayment } from './provider.ts';
@@ -175,12 +177,14 @@ async function judge(
               .update(providerPayments)
               .set({ outcome, refund: excess })
               .where(and(eq(providerPayments.id, paymentId), won)),
+            ...(event === 'accept_late_payment' ? creditStillThisOrders(db, order, won) : []),
           ],
         }),
       });
       return { outcome, refund: excess };
     } catch (err) {
-      if (event === 'accept_late_payment' && isStockShortage(err)) return settle('refund', payment.amount);
+      if (event === 'accept_late_payment' && (isStockShortage(err) || lostTheRace(err, CHECKS.tradeInsVersionPositive)))
+        return settle('refund', payment.amount);
       if (!(err instanceof ApiError) || err.code !== 'order_changed' || attempt > 3) throw err;
       const current = await reloadOrder(db, order);
       if (!current) throw err;
@@ -204,6 +208,31 @@ async function judge(
     case 'cancelled':
       return settle('refund', payment.amount);
   }
+}
+
+/**
+ * A swap order paid after it expired takes its trade-in's credit back only if that credit is still
+ * its own: the trade-in still accepted and pointing at this order. Once the order expired the
+ * shopper may have placed the swap again (functions/trade-ins/order.ts), and that order holds the
+ * credit now; reviving this one too would spend one trade-in on two orders. The guard is a
+ * statement in the move's own batch (the trade-in's version set to 0, which its CHECK refuses), so
+ * a swap order placed at the same moment cannot slip between a read and the move; the payment is
+ * then flagged for refund like one whose units are gone.
+ */
+function creditStillThisOrders(db: Db, order: OrderRow, won: SQL) {
+  if (order.tradeInReference === null) return [];
+  return [
+    db
+      .update(tradeIns)
+      .set({
+        version: unlessChanged(
+          sql`${tradeIns.orderId} = ${order.id} AND ${tradeIns.status} = 'accepted'`,
+          sql`${tradeIns.version}`,
+          0,
+        ),
+      })
+      .where(and(eq(tradeIns.reference, order.tradeInReference), won)),
+  ];
 }
 
 /** Every line of the order still names a product on sale (and its variant, when it had one). */

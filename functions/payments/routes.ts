@@ -36,7 +36,9 @@ async function receiveWebhook(c: Context<AppEnv>, provider: 'paystack', request:
   try {
     body = JSON.parse(new TextDecoder().decode(raw));
   } catch {
-    throw new ApiError(400, 'invalid_request', 'The webhook body is not JSON.');
+    throw new ApiError(400, 'invalid_request', 'The webhook body is not JSON.', [
+      { field: '(body)', message: 'The webhook body is not JSON.' },
+    ]);
   }
   const payment = configured.paymentIn(body);
   if (!payment) return { received: true as const, ignored: true };

@@ -395,6 +395,21 @@ describe('the signed webhook', () => {
     expect(await countPayments()).toBe(before);
   });
 
+  it('answers a signed body that is not JSON with a 400 naming the body, and records nothing', async () => {
+    const before = await countPayments();
+    const body = '{"event": "charge.success", "data": ';
+    const response = await webhook(body, { 'x-paystack-signature': await sign(body) });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      error: {
+        code: 'invalid_request',
+        message: 'The webhook body is not JSON.',
+        issues: [{ field: '(body)', message: 'The webhook body is not JSON.' }],
+      },
+    });
+    expect(await countPayments()).toBe(before);
+  });
+
   it('refuses to start the stand-in anywhere but a local address: a deployed store with it would give goods away', () => {
     expect(() => readConfig(envWith({ PAYMENTS_STANDIN: 'true', SITE_URL: 'https://gts.ng' }))).toThrow(/PAYMENTS_STANDIN/);
     expect(readConfig(envWith({ PAYMENTS_STANDIN: 'true', SITE_URL: 'http://127.0.0.1:8787' })).PAYMENTS_STANDIN).toBe(true);

@@ -7,10 +7,10 @@ import { openDb } from '../../functions/platform/db.ts';
 import type { AdminTradeInDetail } from '../../src/features/trade-ins/admin/admin-trade-in-api.ts';
 import type { PlacedOrder } from '../../src/features/orders/order-view.ts';
 import type { TradeInView } from '../../src/features/trade-ins/trade-in.ts';
-import { Browser, emailsTo, linkToken, newEmail } from './account-helpers.ts';
+import { Browser, emailsTo, linkToken, newEmail, ORIGIN } from './account-helpers.ts';
 import { signedInAdmin, signedInCustomer } from './admin-helpers.ts';
 import { bodyThatStops, type ErrorJson } from './client.ts';
-import { newKey, PS5, SHIPPING } from './orders-helpers.ts';
+import { makeOverdue, newKey, PS5, SHIPPING } from './orders-helpers.ts';
 import { JPEG, PNG, postTradeIn, shopper, stored, submitted, SWAP_PS5, tradeInFields, WEBP } from './trade-in-helpers.ts';
 
 /**
@@ -688,6 +688,82 @@ describe('an accepted swap becomes an order', () => {
       customer: details(email),
     });
     expect(again.status).toBe(201);
+  });
+
+  describe('paid after it expired (a payment provider confirms transfers: decision 023)', () => {
+    /** A shopper on a store whose orders get their own account, paid through the provider's stand-in. */
+    const payingShopper = () => new Browser(ORIGIN, { RATE_LIMIT_TRADE_IN: '10000/60', PAYMENTS_STANDIN: 'true' });
+
+    async function swapOrder(reference: string, email: string) {
+      const response = await payingShopper().post(`/trade-ins/${reference}/order`, {
+        email,
+        idempotencyKey: newKey(),
+        customer: details(email),
+      });
+      expect(response.status, await response.clone().text()).toBe(201);
+      return (await response.json()) as PlacedOrder;
+    }
+
+    /** The hold runs out; the shopper's next look at the order expires it. */
+    async function expired(placed: PlacedOrder) {
+      await makeOverdue(placed.order.number);
+      const read = await payingShopper().get(`/orders/${placed.order.number}`, { authorization: `Bearer ${placed.accessToken}` });
+      expect(((await read.json()) as { order: { status: string } }).order.status).toBe('expired');
+    }
+
+    /** The whole total transferred into the order's own account; the provider's webhook judges it. */
+    async function paidInFull(placed: PlacedOrder) {
+      const response = await payingShopper().post('/test/paystack/pay', {
+        accountNumber: placed.order.payment!.accountNumber,
+        amountKobo: placed.order.total,
+      });
+      expect(response.status, await response.clone().text()).toBe(200);
+      return ((await response.json()) as { webhook: { outcome: string } }).webhook.outcome;
+    }
+
+    const statusOf = async (number: string) =>
+      (await env.DB.prepare('select status from orders where number = ?').bind(number).first<{ status: string }>())!.status;
+    const tradeInOrder = async (reference: string) =>
+      (await env.DB.prepare('select o.number from trade_ins t join orders o on o.id = t.order_id where t.reference = ?')
+        .bind(reference)
+        .first<{ number: string }>())!.number;
+
+    it('still takes its credit when the swap was not ordered again', async () => {
+      const { reference, email } = await acceptedSwap();
+      const placed = await swapOrder(reference, email);
+      expect(placed.order.payment!.ownAccount).toBe(true);
+      await expired(placed);
+      expect(await paidInFull(placed)).toBe('late');
+      expect(await statusOf(placed.order.number)).toBe('paid');
+      expect(await tradeInOrder(reference)).toBe(placed.order.number);
+    });
+
+    it('is refunded, not revived, once the swap was ordered again: one trade-in never pays for two orders', async () => {
+      const { reference, email } = await acceptedSwap();
+      const first = await swapOrder(reference, email);
+      await expired(first);
+      const second = await swapOrder(reference, email);
+      expect(second.order.credit).toEqual({ tradeIn: reference, amount: 30_000_000 });
+
+      expect(await paidInFull(first)).toBe('refund');
+      expect(await statusOf(first.order.number)).toBe('expired');
+      const refunds = await env.DB.prepare(
+        'select outcome, refund_kobo as refund from provider_payments where order_id = (select id from orders where number = ?)',
+      )
+        .bind(first.order.number)
+        .all();
+      expect(refunds.results).toEqual([{ outcome: 'refund', refund: first.order.total }]);
+      // The credit stays with the order that holds it, which its own payment pays.
+      expect(await tradeInOrder(reference)).toBe(second.order.number);
+      expect(await paidInFull(second)).toBe('paid');
+      expect(await statusOf(second.order.number)).toBe('paid');
+      const paidWithCredit = await env.DB.prepare(
+        "select count(*) as n from orders where trade_in_reference = ? and status = 'paid'",
+      )
+        .bind(reference)
+        .first<{ n: number }>();
+      expect(paidWithCredit!.n).toBe(1);
+    });
   });
 
   it('is refused for a cash request, before acceptance, and to anyone but the requester', async () => {
