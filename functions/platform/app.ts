@@ -1,9 +1,9 @@
 import { Hono, type MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { secureHeaders } from 'hono/secure-headers';
 import type { Endpoint } from '../../src/lib/api-contract.ts';
 import { openDb, type Db } from './db.ts';
+import { drainReader } from './drain.ts';
 import { carryBookmark, openSession } from './d1-session.ts';
 import { requestLog } from './request-log.ts';
 import { readConfig, type Config } from '../env.ts';
@@ -88,6 +88,50 @@ function refuseInterruptedBody(limit: MiddlewareHandler): MiddlewareHandler {
   };
 }
 
+/** The most an API request's body may hold, but for the uploads (AppOptions.largeUploads). */
+const JSON_BODY_LIMIT_BYTES = 64 * 1024;
+
+/**
+ * The API's limit on a request body (Hono's bodyLimit, but the body is never left half read): one
+ * whose Content-Length is over the limit is refused before it is read; one sent in chunks, with
+ * no length, is read up to the limit and handed on whole. Past the limit the rest is drained
+ * (bounded: functions/platform/drain.ts) before the 413. Hono's own limit left such a body locked
+ * and half read, which functions/worker.ts cannot drain, and `wrangler dev` then lost the next
+ * request on the connection (500 "Network connection lost", cloudflare/workers-sdk#5095).
+ */
+function jsonBodyLimit(maxBytes: number): MiddlewareHandler {
+  const tooLarge = () => new ApiError(413, 'payload_too_large', `The request body is larger than ${maxBytes / 1024} KB.`);
+  return async (c, next) => {
+    const raw = c.req.raw;
+    if (!raw.body) return next();
+    if (raw.headers.has('content-length') && !raw.headers.has('transfer-encoding')) {
+      if (Number.parseInt(raw.headers.get('content-length') ?? '0', 10) > maxBytes) throw tooLarge();
+      return next();
+    }
+    const reader = raw.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await drainReader(reader, size);
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
+    const body = new Uint8Array(size);
+    let at = 0;
+    for (const chunk of chunks) {
+      body.set(chunk, at);
+      at += chunk.byteLength;
+    }
+    c.req.raw = new Request(raw, { body });
+    return next();
+  };
+}
+
 const BODY_INTERRUPTED = 'The request stopped arriving before its end (the connection was lost): please send it again.';
 
 /** A Hono app with the API's shared middleware and its one error shape. */
@@ -119,15 +163,9 @@ export function createApp({ largeUploads = [], crossSiteWrites = [] }: AppOption
     c.header('Permissions-Policy', PAGE_SECURITY_HEADERS['Permissions-Policy']);
   });
   app.use(refuseCrossSiteWrites(crossSiteWrites.map((e) => e.path as string)));
-  const jsonBodyLimit = bodyLimit({
-    maxSize: 64 * 1024,
-    onError: () => {
-      throw new ApiError(413, 'payload_too_large', 'The request body is larger than 64 KB.');
-    },
-  });
   // Uploads are larger: their handlers count the bytes as they stream and stop at their own
   // limit. Exact method and path, so nothing else escapes this one.
-  const jsonBody = refuseInterruptedBody(jsonBodyLimit);
+  const jsonBody = refuseInterruptedBody(jsonBodyLimit(JSON_BODY_LIMIT_BYTES));
   app.use((c, next) => (c.req.method === 'POST' && largeUploadPaths.includes(c.req.path) ? next() : jsonBody(c, next)));
   app.use(async (c, next) => {
     c.set('config', readConfig(c.env));

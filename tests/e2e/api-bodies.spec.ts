@@ -1,4 +1,5 @@
 import { expect, test } from './fixtures.ts';
+import { request as httpRequest } from 'node:http';
 
 /**
  * Answers given without reading the request body, against the real Worker in
@@ -44,4 +45,46 @@ test('POSTs answered without reading their bodies never turn into 500s', async (
     await record(`#${i} page POST`, 404, request.post('/no/such/page', { headers: json, data: few }));
   }
   expect(answers).toEqual(expected);
+});
+
+/**
+ * A body sent in chunks (no Content-Length) over the 64 KB limit, as a client streaming its
+ * upload sends it: refused 413 once the limit is read. What it leaves unread is drained, so the
+ * request after it, on another connection, is answered (it was a 500 "Network connection lost"
+ * when the limit left the body half read).
+ */
+test('a chunked body over the limit is refused, and the next request is still answered', async ({ baseURL }) => {
+  const url = new URL(baseURL!);
+  const send = (path: string, body: string, chunked: boolean) =>
+    new Promise<string>((resolve, reject) => {
+      const headers: Record<string, string> = { 'content-type': 'application/json', origin: url.origin };
+      if (!chunked) headers['content-length'] = String(Buffer.byteLength(body));
+      const outgoing = httpRequest(
+        { host: url.hostname, port: url.port, path, method: 'POST', headers, agent: false },
+        (response) => {
+          let text = '';
+          response.setEncoding('utf8');
+          response.on('data', (data: string) => {
+            text += data;
+          });
+          response.on('end', () => resolve(`${response.statusCode} ${text.slice(0, 60)}`));
+        },
+      );
+      outgoing.on('error', reject);
+      // Written in 8 KB pieces, each a chunk of its own.
+      for (let i = 0; i < body.length; i += 8192) outgoing.write(body.slice(i, i + 8192));
+      outgoing.end();
+    });
+  const oversized = padding(70 * 1024);
+  const quote = JSON.stringify({ lines: [{ productId: 'jbl-flip-7', quantity: 1, price: 0 }] });
+  const answers: string[] = [];
+  for (let i = 0; i < 4; i++) {
+    answers.push(
+      (await send('/api/orders', oversized, true)).slice(0, 3),
+      (await send('/api/orders/quote', quote, false)).slice(0, 3),
+    );
+  }
+  expect(answers).toEqual(['413', '200', '413', '200', '413', '200', '413', '200']);
+  // Under the limit, the same chunked way, the body is read whole and its route answers it.
+  expect(await send('/api/orders/quote', quote, true)).toMatch(/^200 \{"lines":\[\{"productId":"jbl-flip-7"/);
 });
