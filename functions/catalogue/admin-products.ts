@@ -1,4 +1,4 @@
-import { and, asc, count, eq, getTableColumns, gte, lt, notInArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, eq, getTableColumns, gte, inArray, lt, notInArray, or, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type {
   AdminProductDetail,
@@ -11,7 +11,7 @@ import type { Db } from '../platform/db.ts';
 import { lostTheRace, unlessChanged } from '../platform/compare-and-set.ts';
 import { constraintViolation, isUniqueViolation } from '../platform/constraint-errors.ts';
 import { recomputeShownRating, toProduct } from './products.ts';
-import { CHECKS, products, productVariants, reviews, type UserRow } from '../platform/schema.ts';
+import { CHECKS, orderLines, orders, products, productVariants, reviews, type UserRow } from '../platform/schema.ts';
 import { VARIANTS_JSON } from './variants.ts';
 import { ApiError } from '../platform/errors.ts';
 import { sha256Hex } from '../platform/crypto.ts';
@@ -163,8 +163,24 @@ async function detailOf(db: Db, loaded: Loaded): Promise<AdminProductDetail> {
     ...loaded.catalogue,
     version: await sha256Hex(loaded.fingerprint),
     ordered: loaded.ordered,
+    held: await heldUnits(db, product.id),
     audit: await auditTrail(db, 'product', product.id),
   };
+}
+
+/**
+ * The units unpaid orders hold of a product, by variant ('' for a product without variants). The
+ * stock the form edits is what is left on sale beside them: they are not counted in it, and go
+ * back into it if those orders are cancelled or expire. An admin counting the shelf needs both.
+ */
+async function heldUnits(db: Db, productId: string): Promise<Record<string, number>> {
+  const rows = await db
+    .select({ variantId: orderLines.variantId, units: sql<number>`sum(${orderLines.quantity})` })
+    .from(orderLines)
+    .innerJoin(orders, eq(orders.id, orderLines.orderId))
+    .where(and(eq(orderLines.productId, productId), inArray(orders.status, ['awaiting_payment', 'payment_reported'])))
+    .groupBy(orderLines.variantId);
+  return Object.fromEntries(rows.map((row) => [row.variantId, Number(row.units)]));
 }
 
 /** GET /api/admin/products: on sale (or archived), by category, searched in name, brand and id; by name, 20 a page. */

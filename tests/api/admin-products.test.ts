@@ -346,6 +346,30 @@ describe('admin products: edit', () => {
     expect((await productDbRow(created.id))?.stock).toBe(10);
   });
 
+  it('the form says how many units unpaid orders hold beside the stock it edits, by variant, until those orders end', async () => {
+    const created = await create(simpleProduct({ stock: 5 }));
+    expect((await detail(created.id)).held).toEqual({});
+    const first = await placeOrder({ lines: [{ productId: created.id, variant: '', quantity: 2, price: 2_500_050 }] });
+    await placeOrder({ lines: [{ productId: created.id, variant: '', quantity: 1, price: 2_500_050 }] });
+    const loaded = await detail(created.id);
+    expect(loaded.form.stock).toBe(2);
+    expect(loaded.held).toEqual({ '': 3 });
+    // Cancelled, its units go back on sale and are held no more.
+    const cancel = await postJson(`/orders/${first.order.number}/cancel`, {}, { authorization: `Bearer ${first.accessToken}` });
+    expect(cancel.status).toBe(200);
+    const after = await detail(created.id);
+    expect(after.form.stock).toBe(4);
+    expect(after.held).toEqual({ '': 1 });
+
+    const withVariants = await create(variantProduct());
+    const [, second] = withVariants.form.variants;
+    const variant = second?.id ?? '';
+    expect(variant).not.toBe('');
+    const price = Math.round(Number(second!.priceNaira) * 100);
+    await placeOrder({ lines: [{ productId: withVariants.id, variant, quantity: 1, price }] });
+    expect((await detail(withVariants.id)).held).toEqual({ [variant]: 1 });
+  });
+
   it('rating, reviews, archived, active and an id in the body change nothing; the path names the product', async () => {
     const created = await create(simpleProduct());
     // What a catalogue history of 12 reviews at 4.5 shows (the figures a save recomputes from).

@@ -62,6 +62,15 @@ function EditProduct({ productId, onClose }: { productId: string; onClose: () =>
   );
 }
 
+/**
+ * What the stock field leaves out: the units unpaid orders hold, which come back into it if those
+ * orders end. An admin who counts the shelf counts those too.
+ */
+function heldHint(held: number | undefined): string | undefined {
+  if (!held) return undefined;
+  return `${held} more ${held === 1 ? 'unit is' : 'units are'} held by unpaid orders: not counted here, and back in stock if those orders are cancelled or expire.`;
+}
+
 interface VariantRow {
   id: string;
   label: string;
@@ -323,6 +332,7 @@ function ProductEditor({
               step="1"
               min="0"
               inputMode="numeric"
+              hint={heldHint(detail?.held[''])}
               required
             />
           </div>
@@ -371,6 +381,7 @@ function ProductEditor({
                   step="1"
                   min="0"
                   inputMode="numeric"
+                  hint={heldHint(detail?.held[form.getValues(`variants.${index}.id`)])}
                   required
                 />
               </div>

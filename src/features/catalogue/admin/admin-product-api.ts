@@ -72,6 +72,11 @@ export const adminProductDetailSchema = z.object({
   version: z.string(),
   /** True when orders refer to it: deleting it archives it instead of erasing it. */
   ordered: z.boolean(),
+  /**
+   * Units unpaid orders hold, by variant id ('' for a product without variants): not counted in
+   * the stock the form edits, and back in it if those orders are cancelled or expire.
+   */
+  held: z.record(z.string(), count),
   audit: z.array(auditEntrySchema),
 });
 export type AdminProductDetail = z.infer<typeof adminProductDetailSchema>;
