@@ -54,13 +54,15 @@ async function answerPage(request: Request, env: Env, ctx: ExecutionContext, pat
       response = await finishPage(
         request,
         env,
-        productId
-          ? await serveProductPage(request, env, productId, render)
-          : reading && pathname === '/'
-            ? await serveHomePage(request, env, () =>
-                handle(new Request(new URL('/partials/featured-shelf', request.url)), env, ctx),
-              )
-            : await render(),
+        !decodablePath(pathname)
+          ? await notFoundPage(request, env)
+          : productId
+            ? await serveProductPage(request, env, productId, render)
+            : reading && pathname === '/'
+              ? await serveHomePage(request, env, () =>
+                  handle(new Request(new URL('/partials/featured-shelf', request.url)), env, ctx),
+                )
+              : await render(),
       );
     }
   } catch (error) {
@@ -68,6 +70,29 @@ async function answerPage(request: Request, env: Env, ctx: ExecutionContext, pat
     response = await finishPage(request, env, await serverErrorPage(request, env));
   }
   return finishPageRequest(request, response, log);
+}
+
+/**
+ * Whether a path's %-escapes decode (`/%ff` does not). Astro answers such a path 404 too, but
+ * logs an error for it, so anyone could fill the error log with them: they get the 404 page here.
+ */
+function decodablePath(pathname: string): boolean {
+  try {
+    // The result is used: a bare decodeURI() call is dropped by the bundler as free of effects.
+    return typeof decodeURI(pathname) === 'string';
+  } catch {
+    return false;
+  }
+}
+
+/** The pre-rendered 404 page (src/pages/404.astro), with status 404. */
+async function notFoundPage(request: Request, env: Env): Promise<Response> {
+  const page = await env.ASSETS.fetch(new URL('/404', request.url)).catch(() => undefined);
+  const body = page?.ok ? page.body : 'There is no page at this address.';
+  return new Response(body, {
+    status: 404,
+    headers: { 'content-type': page?.headers.get('content-type') ?? 'text/plain; charset=utf-8' },
+  });
 }
 
 /** The pre-rendered 500 page (src/pages/500.astro), with status 500 and never cached. */

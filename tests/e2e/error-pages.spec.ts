@@ -29,3 +29,13 @@ test('a page that is found shows no reference, though its answer has an id', asy
   expect(answer?.headers()['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   await expect(page.getByText(/^Reference:/)).toHaveCount(0);
 });
+
+test('a path whose %-escapes do not decode is answered with the 404 page, whatever route it looks like', async ({ request }) => {
+  for (const path of ['/%ff', '/product/%ff', '/products/%E0%A4%A', '/track/%c0%af']) {
+    const response = await request.get(path);
+    expect(response.status(), path).toBe(404);
+    const html = await response.text();
+    expect(html, path).toContain('<title>Page not found | GTS</title>');
+    expect(html, path).toContain('We could not find that page.');
+  }
+});
