@@ -315,6 +315,38 @@ test('price boxes show naira with separators and say at the field when the max i
   expect(await cardIds(page)).toEqual(shown);
 });
 
+test('the max price typed while the min price’s results are on their way is kept, on a slow link', async ({ page }) => {
+  await page.goto('/products?category=phones');
+  await islandsHydrated(page);
+  // The listing's answers take 1.5 s, as on a congested mobile link.
+  let answered = 0;
+  await page.route(/\/products\?/, async (route) => {
+    if (route.request().resourceType() !== 'fetch') return route.continue();
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await route.continue();
+    answered++;
+  });
+  const min = page.getByRole('textbox', { name: 'Min' });
+  const max = page.getByRole('textbox', { name: 'Max' });
+  await min.fill('200000');
+  await min.press('Tab');
+  await expect(max).toBeFocused();
+  await max.pressSequentially('500000', { delay: 120 });
+  // The min price's results arrive while the max box still has focus: what is in it stays.
+  await expect.poll(() => answered).toBe(1);
+  await expect(page).toHaveURL(/minPrice=200000/);
+  await expect(max).toHaveValue('500000');
+  await expect(max).toBeFocused();
+  // The caret is still at the end of what was typed.
+  await max.press('Backspace');
+  await max.press('1');
+  await expect(max).toHaveValue('500001');
+  await max.press('Enter');
+  await expect(page).toHaveURL(/minPrice=200000&maxPrice=500001/);
+  await expect(max).toHaveValue('500,001');
+  await expect(page.locator('#price-problem')).toHaveCount(0);
+});
+
 test('a category URL loads and hydrates without layout shift', async ({ page }) => {
   await watchLayoutShift(page);
   await page.goto('/products?category=phones');

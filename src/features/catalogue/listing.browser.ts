@@ -175,10 +175,17 @@ function listing(root: HTMLElement) {
     if (isInput(nextMarker)) marker.value = nextMarker.value;
     showSearchNote(incoming);
     const focused = focusKey();
+    // The shopper may be typing in a price box (the other one's change brought these results):
+    // like the search box, it keeps what is in it, and the caret, until they leave it.
+    const active = document.activeElement;
+    const typed = isInput(active) && active.dataset.priceBox ? { value: active.value, at: active.selectionStart } : null;
     if (nextLayout) layout()?.replaceWith(document.importNode(nextLayout, true));
     enhance();
     const again = focused ? root.querySelector<HTMLElement>(focused) : null;
+    if (typed && isInput(again)) again.value = typed.value;
     again?.focus({ preventScroll: true });
+    // After the focus, which would put the caret back at the start.
+    if (typed?.at != null && isInput(again)) again.setSelectionRange(typed.at, typed.at);
     if (focusFrom !== undefined) {
       const card = root.querySelectorAll('[data-product-id]')[focusFrom];
       card?.querySelector<HTMLAnchorElement>('.product-card__name a')?.focus();
