@@ -703,3 +703,26 @@ test('the app badge shows the cart count and clears with the cart', async ({ pag
   await page.getByRole('button', { name: /^Remove / }).click();
   await expect.poll(async () => (await browserCalls(page)).at(-1)).toBe('clearAppBadge()');
 });
+
+test("on a phone's product page the install banner sits above Add to Cart's bar, which stays tappable @phone", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 412, height: 915 });
+  await page.goto('/product/apple-airpods-pro-3');
+  await scriptsRan(page);
+  expect(await offerInstall(page)).toBe(true);
+  await interact(page);
+  const banner = installBanner(page);
+  await expect(banner).toBeVisible();
+  const bar = page.locator('.detail__cta');
+  const add = bar.getByRole('button', { name: /Add to Cart/ });
+  const [bannerBox, barBox, addBox] = await Promise.all([banner.boundingBox(), bar.boundingBox(), add.boundingBox()]);
+  // The banner ends above the bar: nothing of the bar is under it.
+  expect(bannerBox!.y + bannerBox!.height).toBeLessThanOrEqual(barBox!.y);
+  // What a tap at the middle of Add to Cart reaches is Add to Cart.
+  const reached = await page.evaluate(
+    ({ x, y }) => document.elementFromPoint(x, y)?.closest('button')?.textContent?.trim() ?? null,
+    { x: addBox!.x + addBox!.width / 2, y: addBox!.y + addBox!.height / 2 },
+  );
+  expect(reached).toMatch(/^Add to Cart/);
+});
