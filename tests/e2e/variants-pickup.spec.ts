@@ -239,11 +239,25 @@ test('back online, the product page shows the price and stock D1 has now, withou
   await expect(page.getByTestId('product-price')).toHaveText('₦1,699,000');
   await expect(page.locator('[data-stock]')).toHaveText('Out of stock');
   await expect(page.getByRole('button', { name: /^Out of stock/ })).toBeDisabled();
-  await expect(page.getByLabel('Storage').locator('option[value="512gb"]')).toHaveText('512GB (sold out)');
+  await expect(page.getByLabel('Storage').locator('option[value="512gb"]')).toHaveText('512GB · ₦1,699,000 (sold out)');
   await expect(page.getByRole('textbox', { name: 'Quantity' })).toBeHidden();
   // Choosing a variant in stock makes the form answer again.
   await page.getByLabel('Storage').selectOption('256gb');
   await expect(page.getByTestId('product-price')).toHaveText('₦1,349,000');
   await expect(page.getByRole('button', { name: /^Add to Cart/ })).toBeEnabled();
   await expect(page.locator('html[data-same-page]')).toHaveCount(1);
+});
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('each storage in the menu shows its own price, and the quantity steppers are visibly off', async ({ page }) => {
+    await page.goto(IPHONE);
+    const storage = page.getByLabel('Storage');
+    await expect(storage.locator('option')).toHaveText(['256GB · ₦1,349,000', '512GB · ₦1,749,000']);
+    // Nothing would run them: they are disabled, and the box is typed in.
+    await expect(page.getByRole('button', { name: 'Increase quantity' })).toBeDisabled();
+    await expect(page.getByRole('button', { name: 'Decrease quantity' })).toBeDisabled();
+    await expect(page.getByRole('textbox', { name: 'Quantity' })).toBeEditable();
+  });
 });

@@ -3,7 +3,15 @@ import { formatNaira } from '../../lib/money.ts';
 import { mostPerOrder } from '../cart/cart.ts';
 import { categoryLabel } from './categories.ts';
 import type { Product } from './product.ts';
-import { findVariant, initialVariant, productSale, sellingUnit, stockClass, stockText } from './product-choice.ts';
+import {
+  findVariant,
+  initialVariant,
+  productSale,
+  sellingUnit,
+  stockClass,
+  stockText,
+  variantOptionText,
+} from './product-choice.ts';
 import { Rating } from './Rating.tsx';
 import './ProductDetail.css';
 
@@ -24,7 +32,7 @@ export default function ProductDetail({ product }: Props) {
   const variant = findVariant(product, variantId);
   const unit = sellingUnit(product, variantId) ?? { price: product.price, stock: 0, image: product.image };
   const canBuy = unit.stock > 0;
-  const maxQuantity = Math.max(1, mostPerOrder(unit.stock));
+  const sale = productSale(product);
 
   return (
     <div className="detail">
@@ -45,21 +53,15 @@ export default function ProductDetail({ product }: Props) {
           <span className={stockClass(unit.stock)}>{stockText(unit.stock)}</span>
         </p>
         <p>{product.description}</p>
-        <form
-          className="detail__buy"
-          method="post"
-          action="/cart/add"
-          data-product-form
-          data-sale={JSON.stringify(productSale(product))}
-        >
+        <form className="detail__buy" method="post" action="/cart/add" data-product-form data-sale={JSON.stringify(sale)}>
           <input type="hidden" name="product" value={product.id} />
           {product.variants.length > 0 ? (
             <div className="field">
               <label htmlFor="variant">{product.variantLabel || 'Option'}</label>
               <select id="variant" name="variant" className="input" defaultValue={variantId}>
-                {product.variants.map((v) => (
+                {sale.variants.map((v) => (
                   <option key={v.id} value={v.id}>
-                    {v.inStock ? v.label : `${v.label} (sold out)`}
+                    {variantOptionText(sale, v)}
                   </option>
                 ))}
               </select>
@@ -84,12 +86,13 @@ export default function ProductDetail({ product }: Props) {
                 aria-describedby="quantity-note"
                 defaultValue="1"
               />
-              <button type="button" className="icon-btn" aria-label="Increase quantity" data-step="1" disabled={maxQuantity <= 1}>
+              {/* Both start disabled: they step the box only once the page's script runs (without it, the box is typed in). */}
+              <button type="button" className="icon-btn" aria-label="Increase quantity" data-step="1" disabled>
                 <Plus size={18} aria-hidden="true" />
               </button>
             </div>
             <small id="quantity-note" className="muted" aria-live="polite">
-              Up to {maxQuantity} per order
+              Up to {Math.max(1, mostPerOrder(unit.stock))} per order
             </small>
           </div>
           <div className="detail__cta">

@@ -8,6 +8,7 @@ import {
   SHOPPER_STOCK_CAP,
   stockClass,
   stockText,
+  variantOptionText,
 } from './product-choice.ts';
 import { hasPriceRange, priceRange, sellingUnit } from './product.ts';
 
@@ -44,6 +45,23 @@ describe('the product page choice', () => {
     ['abc', 1, 'Type a whole number of units'],
   ])('reads the typed quantity %j as %i', (text, quantity, note) => {
     expect(parseQuantity(text, 5)).toEqual({ quantity, note });
+  });
+
+  it('offers each variant with its price when the prices differ, and says which are sold out', () => {
+    const sale = {
+      variants: [
+        { label: '256GB', price: 134_900_000, stock: 4 },
+        { label: '512GB', price: 174_900_000, stock: 0 },
+      ],
+    };
+    expect(sale.variants.map((v) => variantOptionText(sale, v))).toEqual(['256GB · ₦1,349,000', '512GB · ₦1,749,000 (sold out)']);
+    const samePrice = {
+      variants: [
+        { label: 'Black', price: 5_000_000, stock: 1 },
+        { label: 'White', price: 5_000_000, stock: 0 },
+      ],
+    };
+    expect(samePrice.variants.map((v) => variantOptionText(samePrice, v))).toEqual(['Black', 'White (sold out)']);
   });
 
   it('says how much is left', () => {

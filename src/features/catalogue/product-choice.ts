@@ -1,6 +1,7 @@
 // No zod here: the product page's plain script (product-page.browser.ts) runs this, and any zod
 // schema in the browser brings zod's ~17 KB core with it (src/lib/light-schema.ts).
 import { array, type Infer, int, nullable, object, string } from '../../lib/light-schema.ts';
+import { formatNaira } from '../../lib/money.ts';
 import { MAX_UNITS_PER_PRODUCT, UNPAID_SHARE_PER_PRODUCT } from '../cart/cart.ts';
 import type { Product } from './product.ts';
 
@@ -89,6 +90,19 @@ export function initialVariant(product: Pick<ProductSale, 'variants'>, requested
   if (variants.length === 0) return '';
   if (requested && variants.some((v) => v.id === requested)) return requested;
   return (variants.find((v) => isInStock(v.stock)) ?? variants[0])?.id ?? '';
+}
+
+/**
+ * A variant as its menu offers it: its label, its price when the variants' prices differ (a page
+ * read without JavaScript shows only the first one's price above the menu), and "sold out".
+ */
+export function variantOptionText(
+  product: { variants: readonly { price: number }[] },
+  variant: { label: string; price: number; stock: number },
+): string {
+  const pricesDiffer = product.variants.some((v) => v.price !== variant.price);
+  const text = pricesDiffer ? `${variant.label} · ${formatNaira(variant.price)}` : variant.label;
+  return isInStock(variant.stock) ? text : `${text} (sold out)`;
 }
 
 /** What the page says of the units left. */

@@ -12,6 +12,7 @@ import {
   sellingUnit,
   stockClass,
   stockText,
+  variantOptionText,
 } from './product-choice.ts';
 import { productSaleApi } from './product-sale-api.ts';
 
@@ -84,7 +85,7 @@ function sell(form: HTMLFormElement) {
       select.value = variantId;
       for (const option of select.options) {
         const variant = findVariant(sale, option.value);
-        if (variant) option.textContent = variant.stock > 0 ? variant.label : `${variant.label} (sold out)`;
+        if (variant) option.textContent = variantOptionText(sale, variant);
       }
     }
     if (quantityField) quantityField.hidden = !canBuy;
