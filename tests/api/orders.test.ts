@@ -260,7 +260,7 @@ describe('POST /api/orders: stock', () => {
     expect(order.customer).toMatchObject({ address: '', city: '', state: '' });
     expect(await orderRow(order.number)).toMatchObject({ shipping_kobo: 0, total_kobo: PS5.price, delivery_method: 'pickup' });
     const [confirmation] = await emailsOf(order.number);
-    expect(confirmation?.text).toContain('Pick-up at GTS store, Computer Village');
+    expect(confirmation?.text).toContain('Pick-up at GTS store, 23 Otigba Street, Computer Village, Ikeja, Lagos: free');
     expect(confirmation?.text).not.toContain('Shipping:');
   });
 

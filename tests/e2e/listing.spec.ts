@@ -68,6 +68,7 @@ test.describe('without JavaScript', () => {
     const card = cards(page).first();
     const id = (await card.getAttribute('data-product-id'))!;
     const name = tvs.find((p) => p.id === id)!.name;
+    await expect(card.getByRole('button', { name: /^Add to Cart/ })).toHaveAccessibleName(`Add to Cart: ${name}`);
     await card.getByRole('button', { name: /^Add to Cart/ }).click();
     await expect(page).toHaveURL(/\/cart$/);
     const line = page.locator(`[data-pending-line="${id}"]`);

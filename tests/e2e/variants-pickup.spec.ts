@@ -130,6 +130,11 @@ test('a shared ?variant= link shows that variant, its price and its name on Add 
   await expect(page.getByTestId('product-price')).toHaveText('₦1,749,000');
   await expect(page.getByLabel('Storage')).toHaveValue('512gb');
   await expect(page.getByRole('button', { name: /^Add to Cart.*512GB/ })).toBeVisible();
+  // Named as read aloud: what it does, the product and the variant chosen (no stray space before the colon).
+  const add = page.locator('form[data-product-form] button[type="submit"]');
+  await expect(add).toHaveAccessibleName('Add to Cart: Apple iPhone 17, 512GB');
+  await page.getByLabel('Storage').selectOption('256gb');
+  await expect(add).toHaveAccessibleName('Add to Cart: Apple iPhone 17, 256GB');
   // A variant the product does not come in is not offered: the page shows the first one in stock.
   await page.goto(`${IPHONE}?variant=1tb-gold`);
   await expect(page.locator('form[data-product-form][data-ready]')).toHaveCount(1);

@@ -63,18 +63,16 @@ export function ProductCard({ product, eager = false, anchor }: Props) {
 function CartAction({ product, href }: { product: Product; href: string }) {
   if (!product.inStock) {
     return (
-      <button type="button" className="btn btn-primary" disabled>
+      <button type="button" className="btn btn-primary" disabled aria-label={`Sold out: ${product.name}`}>
         <ShoppingCart size={18} aria-hidden="true" />
         Sold out
-        <span className="visually-hidden">: {product.name}</span>
       </button>
     );
   }
   if (product.variants.length > 0) {
     return (
-      <a className="btn btn-outline" href={href}>
+      <a className="btn btn-outline" href={href} aria-label={`Choose options: ${product.name}`}>
         Choose options
-        <span className="visually-hidden">: {product.name}</span>
       </a>
     );
   }
@@ -89,10 +87,9 @@ function CartAction({ product, href }: { product: Product; href: string }) {
       <input type="hidden" name="product" value={product.id} />
       <input type="hidden" name="variant" value="" />
       <input type="hidden" name="quantity" value="1" />
-      <button type="submit" className="btn btn-primary">
+      <button type="submit" className="btn btn-primary" aria-label={`Add to Cart: ${product.name}`}>
         <ShoppingCart size={18} aria-hidden="true" />
         Add to Cart
-        <span className="visually-hidden">: {product.name}</span>
       </button>
     </form>
   );

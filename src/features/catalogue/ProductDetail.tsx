@@ -4,6 +4,7 @@ import { mostPerOrder } from '../cart/cart.ts';
 import { categoryLabel } from './categories.ts';
 import type { Product } from './product.ts';
 import {
+  addButtonName,
   findVariant,
   initialVariant,
   productSale,
@@ -99,11 +100,13 @@ export default function ProductDetail({ product }: Props) {
             <span className="detail__cta-price price" aria-hidden="true" data-unit-price>
               {formatNaira(unit.price)}
             </span>
-            <button type="submit" className="btn btn-primary btn-block" disabled={!canBuy}>
+            <button
+              type="submit"
+              className="btn btn-primary btn-block"
+              disabled={!canBuy}
+              aria-label={addButtonName(product.name, variant?.label, canBuy)}
+            >
               <ShoppingCart size={18} aria-hidden="true" /> <span data-add-label>{canBuy ? 'Add to Cart' : 'Out of stock'}</span>
-              <span className="visually-hidden" data-add-variant>
-                {variant ? `: ${variant.label}` : ''}
-              </span>
             </button>
           </div>
         </form>

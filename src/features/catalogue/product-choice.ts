@@ -105,6 +105,14 @@ export function variantOptionText(
   return isInStock(variant.stock) ? text : `${text} (sold out)`;
 }
 
+/**
+ * The product page's Add to Cart as a screen reader names it: what it does, the product and the
+ * variant chosen ("Add to Cart: Apple iPhone 17, 512GB"). Its visible text is the first part.
+ */
+export function addButtonName(productName: string, variantLabel: string | undefined, canBuy: boolean): string {
+  return `${canBuy ? 'Add to Cart' : 'Out of stock'}: ${productName}${variantLabel ? `, ${variantLabel}` : ''}`;
+}
+
 /** What the page says of the units left. */
 export function stockText(stock: number): string {
   if (!isInStock(stock)) return 'Out of stock';

@@ -4,6 +4,7 @@ import { addProductToCart } from '../cart/add-to-cart.browser.ts';
 import { mostPerOrder } from '../cart/cart.ts';
 import { onReconnect } from '../pwa/connection.browser.ts';
 import {
+  addButtonName,
   findVariant,
   initialVariant,
   type ProductSale,
@@ -44,7 +45,6 @@ function sell(form: HTMLFormElement) {
   const more = form.querySelector<HTMLButtonElement>('[data-step="1"]');
   const submit = form.querySelector<HTMLButtonElement>('button[type="submit"]');
   const addLabel = form.querySelector<HTMLElement>('[data-add-label]');
-  const addVariant = form.querySelector<HTMLElement>('[data-add-variant]');
   const prices = document.querySelectorAll<HTMLElement>('[data-unit-price]');
   const stockLine = document.querySelector<HTMLElement>('[data-stock] > span');
   const image = document.querySelector<HTMLImageElement>('img[data-unit-image]');
@@ -91,8 +91,7 @@ function sell(form: HTMLFormElement) {
     if (quantityField) quantityField.hidden = !canBuy;
     if (submit) submit.disabled = !canBuy;
     if (addLabel) addLabel.textContent = canBuy ? 'Add to Cart' : 'Out of stock';
-    const variant = findVariant(sale, variantId);
-    if (addVariant) addVariant.textContent = variant ? `: ${variant.label}` : '';
+    submit?.setAttribute('aria-label', addButtonName(sale.name, findVariant(sale, variantId)?.label, canBuy));
     showQuantity();
   };
 

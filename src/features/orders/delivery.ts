@@ -18,7 +18,7 @@ export function deliveryFee(method: DeliveryMethod): Kobo {
 
 /** Where a pick-up order is collected, and when. */
 export const PICKUP_POINT = {
-  name: `${STORE.name} store, Computer Village`,
+  name: `${STORE.name} store`,
   address: STORE.address,
   hours: STORE.hours,
 } as const;
