@@ -412,3 +412,17 @@ test('a form shown again starts empty, its passwords hidden, with the e-mail typ
   // The e-mail typed is carried along.
   await expect(form.getByLabel('Email', { exact: true })).toHaveValue(/^again\./);
 });
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('the sign-in page says it needs JavaScript, and nothing on it pretends to work', async ({ page }) => {
+    const response = await page.goto('/login');
+    // In a <noscript>, which a browser with scripting off shows (Playwright's switch leaves the parser's on, so it is read from the HTML).
+    expect(await response!.text()).toMatch(
+      /<noscript><p class="login-page__noscript"[^>]*>Signing in needs JavaScript\. Please turn it on to sign in or create an account\.<\/p><\/noscript>/,
+    );
+    for (const name of ['Sign In', 'Forgot password?', 'Create an account', 'Continue with Google'])
+      await expect(page.getByRole('button', { name, exact: true })).toBeDisabled();
+  });
+});
