@@ -191,6 +191,8 @@ test('the footer newsletter says to check the inbox; the e-mailed links confirm 
   const form = page.locator('form[data-newsletter]');
   await form.getByRole('button', { name: 'Subscribe' }).click();
   await expect(form.getByRole('status')).toHaveText('Please enter your email address');
+  // An empty box too: focus goes to the field to fill in, as for a wrong address below.
+  await expect(form.getByRole('textbox')).toBeFocused();
   await form.getByRole('textbox').fill('not-an-email');
   await form.getByRole('button', { name: 'Subscribe' }).click();
   await expect(form.getByRole('status')).toHaveText('Please enter a valid email address');

@@ -20,9 +20,11 @@ export function startNewsletterForms() {
       message.dataset.kind = result.ok ? 'success' : 'error';
       input.setAttribute('aria-invalid', String(!result.ok));
       if (result.ok) form.reset();
-      // Disabled while it sent, the button lost focus to the page: back to the field to correct
-      // it, or to the button once the address is taken.
-      if (document.activeElement === document.body || document.activeElement === null) (result.ok ? button : input).focus();
+      // Disabled while it sent, the button lost focus to the page (or kept it, when nothing was
+      // sent): to the field to correct it, or back to the button once the address is taken.
+      const active = document.activeElement;
+      const fromForm = active === document.body || active === null || active === button;
+      if (fromForm) (result.ok ? button : input).focus();
     });
   }
 }
