@@ -98,6 +98,7 @@ export function toOrderView(
           takesPaymentUntil: account?.expiresAt?.toISOString() ?? null,
         }
       : null,
+    paidIntoOwnAccount: Boolean(account),
     history: events.map((e) => ({ status: e.toStatus, at: e.createdAt.toISOString() })),
     shipment: shipmentOf(order),
   };

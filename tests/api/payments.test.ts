@@ -164,6 +164,9 @@ describe('the signed webhook', () => {
     const view = await shopperView(placed);
     expect(view.status).toBe('paid');
     expect(view.payment).toBeNull();
+    // Paid, it still says its payment confirmed itself: its history reads "waiting for the transfer", not "for us".
+    expect(placed.order.paidIntoOwnAccount).toBe(true);
+    expect(view.paidIntoOwnAccount).toBe(true);
 
     const detail = adminOrderDetailSchema.parse(await (await admin.browser.get(`/admin/orders/${placed.order.number}`)).json());
     expect(detail.payment).toMatchObject({ received: placed.order.total, confirmedBy: 'the payment provider (automatic)' });

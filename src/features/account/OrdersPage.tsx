@@ -1,6 +1,6 @@
 import { callApi } from '../../lib/api-client.browser.ts';
 import { formatLagosTime } from '../../lib/time.ts';
-import { statusText } from '../orders/order-status.ts';
+import { ownAccount, statusText } from '../orders/order-status.ts';
 import type { OrderView } from '../orders/order-view.ts';
 import { OrderLines, OrderPaymentInfo, OrderStatusBadge, PlacedOrderTotals } from '../orders/OrderParts.tsx';
 import { accountApi } from './account-api.ts';
@@ -73,8 +73,7 @@ function OrderCard({ order }: { order: OrderView }) {
         <OrderStatusBadge status={order.status} />
       </header>
       <p className="muted">
-        Placed {formatLagosTime(order.createdAt)} ·{' '}
-        {statusText(order.status, { capital: true, ownAccount: order.payment?.ownAccount })}
+        Placed {formatLagosTime(order.createdAt)} · {statusText(order.status, { capital: true, ownAccount: ownAccount(order) })}
       </p>
       <OrderPaymentInfo order={order} className="account-order__payment" />
       <h3>Items</h3>

@@ -1,6 +1,6 @@
 import { formatLagosTime } from '../../lib/time.ts';
 import { formatNigerianPhone } from './nigeria.ts';
-import { statusText } from './order-status.ts';
+import { ownAccount, statusText } from './order-status.ts';
 import type { OrderView } from './order-view.ts';
 import { OrderLines, OrderPaymentInfo, OrderStatusBadge, PlacedOrderTotals } from './OrderParts.tsx';
 
@@ -16,8 +16,7 @@ export default function TrackedOrder({ order }: { order: OrderView }) {
         <OrderStatusBadge status={order.status} />
       </header>
       <p className="muted">
-        Placed {formatLagosTime(order.createdAt)} ·{' '}
-        {statusText(order.status, { capital: true, ownAccount: order.payment?.ownAccount })}
+        Placed {formatLagosTime(order.createdAt)} · {statusText(order.status, { capital: true, ownAccount: ownAccount(order) })}
       </p>
       <OrderPaymentInfo order={order} className="track__payment" />
       <h3>Items</h3>
@@ -40,7 +39,7 @@ export default function TrackedOrder({ order }: { order: OrderView }) {
       <ol className="track__history">
         {order.history.map((h) => (
           <li key={`${h.status}-${h.at}`}>
-            <span>{statusText(h.status, { capital: true, ownAccount: order.payment?.ownAccount })}</span>{' '}
+            <span>{statusText(h.status, { capital: true, ownAccount: ownAccount(order) })}</span>{' '}
             <span className="muted">{formatLagosTime(h.at)}</span>
           </li>
         ))}

@@ -7,6 +7,7 @@ import {
   ORDER_ACTORS,
   ORDER_EVENTS,
   ORDER_STATUSES,
+  ownAccount,
   showsPaymentDetails,
   statusBadge,
   statusText,
@@ -185,6 +186,10 @@ describe('statusBadge', () => {
     expect(statusText('payment_reported', { ownAccount: false })).toBe(
       'payment reported, waiting for us to confirm the transfer',
     );
+    // Once paid the order shows no payment details, but it still had its own account.
+    expect(ownAccount({ paidIntoOwnAccount: true, payment: null })).toBe(true);
+    expect(ownAccount({ payment: { ownAccount: true } })).toBe(true);
+    expect(ownAccount({ paidIntoOwnAccount: false, payment: null })).toBe(false);
   });
 });
 

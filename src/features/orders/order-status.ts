@@ -189,7 +189,12 @@ const OWN_ACCOUNT_TEXT: Partial<Record<OrderStatus, string>> = {
   payment_reported: 'payment reported, waiting for the transfer to reach its account',
 };
 
-/** The status in words; `ownAccount` for an order with its own account (its `payment.ownAccount`). */
+/** Whether an order's payment confirms itself (its own account), also once it is paid and shows no payment. */
+export function ownAccount(order: { paidIntoOwnAccount?: boolean; payment?: { ownAccount?: boolean } | null }): boolean {
+  return Boolean(order.paidIntoOwnAccount || order.payment?.ownAccount);
+}
+
+/** The status in words; `ownAccount` for an order with its own account (ownAccount() of it). */
 export function statusText(status: OrderStatus, { capital = false, ownAccount = false } = {}): string {
   const text = (ownAccount ? OWN_ACCOUNT_TEXT[status] : undefined) ?? TEXT[status];
   return capital ? text[0]!.toUpperCase() + text.slice(1) : text;

@@ -85,6 +85,12 @@ export const orderViewSchema = z.object({
       takesPaymentUntil: z.iso.datetime().nullable().optional(),
     }),
   ),
+  /**
+   * The order was given an account of its own by a payment provider (decision 023): its payment
+   * confirms itself, before and after it is paid (`payment` is null by then). Optional for
+   * answers from before it existed.
+   */
+  paidIntoOwnAccount: z.boolean().optional(),
   history: z.array(z.object({ status: z.enum(ORDER_STATUSES), at: z.iso.datetime() })),
   /**
    * How the order travels, once the store shipped it: the carrier and the note the store left
