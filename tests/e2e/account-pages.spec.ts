@@ -83,6 +83,17 @@ test('a signed-in shopper checks out with their saved details, then finds the or
   await expect(row.getByRole('cell').nth(1)).toHaveText(reference);
   await expect(row.getByRole('cell').nth(2)).toHaveText('Due');
   await expect(row.getByRole('cell').nth(4)).toContainText('Not yet');
+  const hint = page.getByText("Scroll the table sideways for each transfer's status and dates.");
+  await expect(hint).toBeHidden();
+  // On a phone the status and dates are past the edge: a hint says so, and the order number stays in view as the table scrolls.
+  const desktop = page.viewportSize()!;
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(hint).toBeVisible();
+  const region = page.locator('.account-table');
+  await region.evaluate((el) => el.scrollTo({ left: el.scrollWidth }));
+  const [regionBox, orderBox] = await Promise.all([region.boundingBox(), row.getByRole('rowheader').boundingBox()]);
+  expect(orderBox!.x).toBeGreaterThanOrEqual(regionBox!.x);
+  await page.setViewportSize(desktop);
 
   // 'I Have Made Payment' from the cart's own order, then the payment shows as reported, with its date.
   await page.goto('/cart');

@@ -53,52 +53,56 @@ function Transactions() {
             </a>
           </div>
         ) : (
-          // A wide table scrolls on its own on a phone; the region makes it reachable by keyboard.
-          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be focusable to scroll by keyboard
-          <section className="card account-table" aria-labelledby="transactions-caption" tabIndex={0}>
-            <table>
-              <caption id="transactions-caption">Bank transfers for your orders, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Order</th>
-                  <th scope="col">Amount</th>
-                  <th scope="col">Reference</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Placed</th>
-                  <th scope="col">Reported</th>
-                  <th scope="col">Confirmed</th>
-                </tr>
-              </thead>
-              <tbody>
-                {transactions.map((t) => {
-                  const status = STATUS[t.status];
-                  return (
-                    <tr key={t.orderNumber}>
-                      <th scope="row">
-                        <a href={`/track?order=${encodeURIComponent(t.orderNumber)}`}>{t.orderNumber}</a>
-                      </th>
-                      <td className="account-table__amount">{formatNaira(t.amount)}</td>
-                      <td>{t.reference}</td>
-                      <td>
-                        <span className={`status-badge status-badge--${status.tone}`} data-status={t.status}>
-                          {status.label}
-                        </span>
-                      </td>
-                      <td>
-                        <When at={t.createdAt} />
-                      </td>
-                      <td>
-                        <When at={t.reportedAt} />
-                      </td>
-                      <td>
-                        <When at={t.confirmedAt} />
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </section>
+          <>
+            {/* Shown on a phone only, where the status and dates are past the screen's edge. */}
+            <p className="muted account-table__hint">Scroll the table sideways for each transfer's status and dates.</p>
+            {/* A wide table scrolls on its own on a phone; the region makes it reachable by keyboard. */}
+            {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be focusable to scroll by keyboard */}
+            <section className="card account-table" aria-labelledby="transactions-caption" tabIndex={0}>
+              <table>
+                <caption id="transactions-caption">Bank transfers for your orders, newest first</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Order</th>
+                    <th scope="col">Amount</th>
+                    <th scope="col">Reference</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Placed</th>
+                    <th scope="col">Reported</th>
+                    <th scope="col">Confirmed</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {transactions.map((t) => {
+                    const status = STATUS[t.status];
+                    return (
+                      <tr key={t.orderNumber}>
+                        <th scope="row">
+                          <a href={`/track?order=${encodeURIComponent(t.orderNumber)}`}>{t.orderNumber}</a>
+                        </th>
+                        <td className="account-table__amount">{formatNaira(t.amount)}</td>
+                        <td>{t.reference}</td>
+                        <td>
+                          <span className={`status-badge status-badge--${status.tone}`} data-status={t.status}>
+                            {status.label}
+                          </span>
+                        </td>
+                        <td>
+                          <When at={t.createdAt} />
+                        </td>
+                        <td>
+                          <When at={t.reportedAt} />
+                        </td>
+                        <td>
+                          <When at={t.confirmedAt} />
+                        </td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            </section>
+          </>
         )
       }
     </LoadedView>
