@@ -3,6 +3,7 @@ import { HTTPException } from 'hono/http-exception';
 import { secureHeaders } from 'hono/secure-headers';
 import type { Endpoint } from '../../src/lib/api-contract.ts';
 import { openDb, type Db } from './db.ts';
+import { concatBytes } from './bytes.ts';
 import { drainReader } from './drain.ts';
 import { carryBookmark, openSession } from './d1-session.ts';
 import { requestLog } from './request-log.ts';
@@ -121,13 +122,7 @@ function jsonBodyLimit(maxBytes: number): MiddlewareHandler {
       }
       chunks.push(value);
     }
-    const body = new Uint8Array(size);
-    let at = 0;
-    for (const chunk of chunks) {
-      body.set(chunk, at);
-      at += chunk.byteLength;
-    }
-    c.req.raw = new Request(raw, { body });
+    c.req.raw = new Request(raw, { body: concatBytes(chunks, size) });
     return next();
   };
 }
