@@ -3,6 +3,7 @@ import type { Page } from '@playwright/test';
 import { ADMIN, signIn } from './accounts.ts';
 import { quietServiceWorker } from './contexts.ts';
 import { expect, test } from './fixtures.ts';
+import { layoutShift, watchLayoutShift } from './layout-shift.ts';
 
 /**
  * The home page without React (issue 23): its featured shelf is plain HTML whose Add to Cart adds
@@ -41,6 +42,41 @@ test('the home page loads no React until a toast; Add to Cart on the shelf fills
   await expect(page).toHaveURL(/\/$/);
   const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('cartItems') ?? '[]'));
   expect(stored).toEqual([expect.objectContaining({ id: pick.id, quantity: 1, price: pick.price })]);
+});
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 760 } });
+
+  test('the sections below the first screen are drawn as they come near, and nothing on screen moves', async ({ page }) => {
+    await watchLayoutShift(page);
+    await page.goto('/');
+    const headings = page.locator('main .section h2');
+    // Skipped at load (content-visibility: auto): not laid out or painted until scrolled near.
+    const drawn = () => headings.evaluateAll((hs) => hs.map((h) => h.checkVisibility({ contentVisibilityAuto: true })));
+    const atLoad = await drawn();
+    expect(atLoad[0]).toBe(true);
+    expect(atLoad.slice(-3)).toEqual([false, false, false]);
+
+    // Scrolled to the bottom as a thumb would: each section is drawn on the way (and skipped again
+    // once it is far behind).
+    const atBottom = () => page.evaluate(() => scrollY + innerHeight >= document.documentElement.scrollHeight - 1);
+    const seen = atLoad.map(() => false);
+    for (let i = 0; i < 40 && !(await atBottom()); i++) {
+      await page.mouse.wheel(0, 400);
+      await page.evaluate(() => new Promise(requestAnimationFrame));
+      for (const [at, shown] of (await drawn()).entries()) seen[at] ||= shown;
+    }
+    expect(await atBottom()).toBe(true);
+    expect(seen).toEqual(atLoad.map(() => true));
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    expect(await layoutShift(page)).toBe(0);
+
+    // A link to a section below lands on it.
+    await page.goto('/#about');
+    await expect
+      .poll(() => page.locator('#about').evaluate((el) => Math.round(Math.abs(el.getBoundingClientRect().top))))
+      .toBe(0);
+  });
 });
 
 test.describe('without JavaScript', () => {

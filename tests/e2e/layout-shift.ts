@@ -29,11 +29,23 @@ export function layoutShift(page: Page): Promise<number> {
 export async function settled(page: Page) {
   await page.waitForLoadState('networkidle');
   await page.evaluate(async () => {
+    const onScreen = (el: Element) => {
+      const box = el.getBoundingClientRect();
+      return box.bottom > 0 && box.right > 0 && box.top < innerHeight && box.left < innerWidth;
+    };
     await document.fonts.ready;
     await Promise.all(
+      // An image fires load or error (not loadend). A lazy one away from the screen (below it, or
+      // to the side in a shelf) is not fetched at all, so only those on screen are waited for.
       [...document.images]
-        .filter((img) => !img.complete)
-        .map((img) => new Promise((done) => img.addEventListener('loadend', done))),
+        .filter((img) => !img.complete && (img.loading !== 'lazy' || onScreen(img)))
+        .map(
+          (img) =>
+            new Promise((done) => {
+              img.addEventListener('load', done);
+              img.addEventListener('error', done);
+            }),
+        ),
     );
     await Promise.all(
       document
