@@ -7,6 +7,7 @@ import type {
 } from '../../src/features/catalogue/admin/admin-product-api.ts';
 import { type Product, type ProductInput, productFromFields, variantIdFromLabel } from '../../src/features/catalogue/product.ts';
 import { plainNaira } from '../../src/lib/money.ts';
+import { HOLDING_UNPAID } from '../../src/features/orders/order-status.ts';
 import type { Db } from '../platform/db.ts';
 import { lostTheRace, unlessChanged } from '../platform/compare-and-set.ts';
 import { constraintViolation, isUniqueViolation } from '../platform/constraint-errors.ts';
@@ -178,7 +179,7 @@ async function heldUnits(db: Db, productId: string): Promise<Record<string, numb
     .select({ variantId: orderLines.variantId, units: sql<number>`sum(${orderLines.quantity})` })
     .from(orderLines)
     .innerJoin(orders, eq(orders.id, orderLines.orderId))
-    .where(and(eq(orderLines.productId, productId), inArray(orders.status, ['awaiting_payment', 'payment_reported'])))
+    .where(and(eq(orderLines.productId, productId), inArray(orders.status, [...HOLDING_UNPAID])))
     .groupBy(orderLines.variantId);
   return Object.fromEntries(rows.map((row) => [row.variantId, Number(row.units)]));
 }

@@ -6,6 +6,7 @@ import {
 } from '../../src/features/orders/checkout.ts';
 import { eq, type SQL, sql } from 'drizzle-orm';
 import type { Quote } from '../../src/features/orders/pricing.ts';
+import { HOLDING_UNPAID } from '../../src/features/orders/order-status.ts';
 import { STORE } from '../../src/lib/site.ts';
 import type { Db } from '../platform/db.ts';
 import { orders, type OrderRow } from '../platform/schema.ts';
@@ -53,7 +54,7 @@ export function enforceOrderLimits(config: Config, lines: Parameters<typeof orde
  */
 
 /** Orders that hold stock without having been paid for: until paid, cancelled or past their hold. */
-const UNPAID = sql.raw(`('awaiting_payment', 'payment_reported')`);
+const UNPAID = sql.raw(`(${HOLDING_UNPAID.map((status) => `'${status}'`).join(', ')})`);
 
 /** Unpaid orders still within their hold at `now` (an overdue one holds nothing, even before the cron expires it). */
 const holding = (o: string, now: Date) =>

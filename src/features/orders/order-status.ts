@@ -131,9 +131,16 @@ export function paymentProgress(order: WatchedOrder): string {
   return `${order.status}:${order.payment?.received ?? 0}`;
 }
 
+/**
+ * States in which an order holds stock without having been paid for: the clock ends them (the
+ * order holds its units until `expiresAt`, then expires). The hoarding limits and the admin's
+ * "held by unpaid orders" count these.
+ */
+export const HOLDING_UNPAID: readonly OrderStatus[] = MOVES.expire.from;
+
 /** States the clock ends: the order holds stock until `expiresAt`, then expires. */
 export function expiresByClock(status: OrderStatus): boolean {
-  return MOVES.expire.from.includes(status);
+  return HOLDING_UNPAID.includes(status);
 }
 
 /** States in which the stock held for the order is back on sale, and nothing was sold. */
