@@ -30,12 +30,15 @@ export const INVALID_CREDENTIALS_MESSAGE = 'That e-mail address and password do 
 
 const addressHash = (email: string) => sha256Hex(email.trim().toLowerCase());
 
-/** The counters one attempt for `email` from this request counts under, and which of them belong to the address. */
-async function attemptCounters<E extends AppEnv>(c: Context<E>, email: string) {
+/**
+ * The counters one attempt for `email` (whose account is `account`, if it has one) from this
+ * request counts under, and which of them belong to the address.
+ */
+async function attemptCounters<E extends AppEnv>(c: Context<E>, email: string, account: UserRow | undefined) {
   const { config } = c.var;
   const address = await addressHash(email);
   const ip = c.req.header('cf-connecting-ip');
-  const deviceId = await trustedDeviceId(c, email);
+  const deviceId = await trustedDeviceId(c, account);
   const forAddress: CountedKey[] = [
     { key: `signin.fail.pair:${address}:${clientKey(ip)}`, rule: config.RATE_LIMIT_SIGN_IN_PAIR },
     deviceId
@@ -63,7 +66,9 @@ export async function checkPassword<E extends AppEnv>(
   now = new Date(),
 ): Promise<PasswordCheck> {
   const { db } = c.var;
-  const counters = await attemptCounters(c, email);
+  // Read first: a device's trust is bound to the account as it is now (functions/accounts/device.ts).
+  const [user] = await db.select().from(users).where(eq(users.email, email));
+  const counters = await attemptCounters(c, email, user);
   const counted = await countRequests(db, counters.all, now);
   const over = counted.filter((r) => !r.allowed);
   if (over.length) {
@@ -74,7 +79,6 @@ export async function checkPassword<E extends AppEnv>(
     );
   }
 
-  const [user] = await db.select().from(users).where(eq(users.email, email));
   if (!(await verifyPassword(password, user?.passwordHash)) || !user) return { kind: 'invalid' };
   // The owner's typos from this client are forgiven with the right password; elsewhere the
   // attempt only takes back its own count, so other clients' failures still count.

@@ -3,6 +3,7 @@ import { getCookie, setCookie } from 'hono/cookie';
 import { z } from 'zod';
 import type { AppEnv } from '../platform/app.ts';
 import { sameDigest, sha256Hex } from '../platform/crypto.ts';
+import type { UserRow } from '../platform/schema.ts';
 import { isSecureRequest } from './session.ts';
 
 /**
@@ -15,8 +16,14 @@ import { isSecureRequest } from './session.ts';
  *
  * The cookie is `<device id>.<tag>[.<tag>…]`: a random id and, for each address this browser
  * proved (newest first, a few at most, for a shared family computer), an HMAC-SHA256 under
- * AUTH_SECRET of the id and the address's hash. It names no address, and a tag cannot be made
- * or moved to another address or device without the secret.
+ * AUTH_SECRET of the id, the address's hash, the account's id and its session version. It names
+ * no address, and a tag cannot be made or moved to another address or device without the secret.
+ *
+ * The session version is raised by everything that ends the account's other sessions: the
+ * address's first proof (which takes the account from whoever set it up unproven), a reset, a
+ * password change, "sign out other devices" and "sign out everywhere". Each of them so ends the
+ * trust of every browser that earned it before, as it ends their sessions; the browser that did it
+ * is trusted again under the new version. An account deleted and made again is a new id.
  */
 export const DEVICE_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
 const MAX_ADDRESSES_PER_DEVICE = 5;
@@ -36,10 +43,14 @@ export function deviceCookieName(secure: boolean): string {
 
 const encoder = new TextEncoder();
 
-async function deviceTag(secret: string, deviceId: string, email: string): Promise<string> {
+/** What a device's trust is bound to: the account, at its present session version. */
+export type TrustedAccount = Pick<UserRow, 'id' | 'email' | 'sessionVersion'>;
+
+async function deviceTag(secret: string, deviceId: string, account: TrustedAccount): Promise<string> {
   const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  const addressHash = await sha256Hex(email.trim().toLowerCase());
-  const mac = await crypto.subtle.sign('HMAC', key, encoder.encode(`gts-device-trust\u0000${deviceId}\u0000${addressHash}`));
+  const addressHash = await sha256Hex(account.email.trim().toLowerCase());
+  const bound = ['gts-device-trust', deviceId, addressHash, account.id, String(account.sessionVersion)].join('\u0000');
+  const mac = await crypto.subtle.sign('HMAC', key, encoder.encode(bound));
   return [...new Uint8Array(mac)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
@@ -49,15 +60,19 @@ function readDeviceCookie<E extends AppEnv>(c: Context<E>) {
 }
 
 /**
- * The id of this browser when its device cookie vouches for `email` (a tag made under our
- * secret for this id and this address), else undefined: a forged cookie, or one earned for
- * another address, is an unknown device.
+ * The id of this browser when its device cookie vouches for `account` (a tag made under our
+ * secret for this id, this address and the account as it is now), else undefined: a forged
+ * cookie, one earned for another address, or one earned before the account's sessions were last
+ * ended, is an unknown device. An address with no account has no trusted device.
  */
-export async function trustedDeviceId<E extends AppEnv>(c: Context<E>, email: string): Promise<string | undefined> {
+export async function trustedDeviceId<E extends AppEnv>(
+  c: Context<E>,
+  account: TrustedAccount | undefined,
+): Promise<string | undefined> {
   const secret = c.var.config.AUTH_SECRET;
   const cookie = readDeviceCookie(c);
-  if (!secret || !cookie) return undefined;
-  const expected = await deviceTag(secret, cookie.deviceId, email);
+  if (!secret || !cookie || !account) return undefined;
+  const expected = await deviceTag(secret, cookie.deviceId, account);
   return cookie.tags.some((tag) => sameDigest(tag, expected)) ? cookie.deviceId : undefined;
 }
 
@@ -70,16 +85,17 @@ function newDeviceId(): string {
 }
 
 /**
- * Marks this browser as one that proved it owns `email` (after a successful sign-in, reset or
- * verification): sets the device cookie for a year (HttpOnly, SameSite=Lax, Secure over https),
- * keeping this browser's id and the other addresses it proved before.
+ * Marks this browser as one that proved it owns `account`'s address (after a successful sign-in,
+ * reset or verification), at the account's present session version: sets the device cookie for
+ * a year (HttpOnly, SameSite=Lax, Secure over https), keeping this browser's id and the other
+ * addresses it proved before.
  */
-export async function trustDevice<E extends AppEnv>(c: Context<E>, email: string): Promise<void> {
+export async function trustDevice<E extends AppEnv>(c: Context<E>, account: TrustedAccount): Promise<void> {
   const secret = c.var.config.AUTH_SECRET;
   if (!secret) return;
   const cookie = readDeviceCookie(c);
   const deviceId = cookie?.deviceId ?? newDeviceId();
-  const tag = await deviceTag(secret, deviceId, email);
+  const tag = await deviceTag(secret, deviceId, account);
   const tags = [tag, ...(cookie?.tags ?? []).filter((t) => t !== tag)].slice(0, MAX_ADDRESSES_PER_DEVICE);
   const secure = isSecureRequest(c);
   setCookie(c, deviceCookieName(secure), [deviceId, ...tags].join('.'), {

@@ -59,7 +59,7 @@ export async function verifyEmailAddress(
   if (!proven) throw invalidToken();
   // This browser just proved the inbox: it is signed in, and counted apart from strangers.
   await issueSessionCookie(c, proven);
-  await trustDevice(c, user.email);
+  await trustDevice(c, proven);
   if (passwordHash) await clearSignInFailures(c, user.email);
   return 'verified';
 }

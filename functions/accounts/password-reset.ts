@@ -49,6 +49,8 @@ export async function resetPassword(c: Context<AppEnv>, token: string, password:
     ]);
   }
   await clearSignInFailures(c, user.email);
-  await trustDevice(c, user.email);
+  // Trusted at the session version the reset just raised: the browsers trusted before are not.
+  const [reset] = await db.select().from(users).where(eq(users.id, user.id));
+  if (reset) await trustDevice(c, reset);
   clearSessionCookie(c);
 }

@@ -67,9 +67,9 @@ export async function signInWithPassword<E extends AppEnv>(c: Context<E>, email:
   for (const header of response.headers.getSetCookie()) {
     if (header.startsWith(`${cookieName}=`)) c.header('set-cookie', header, { append: true });
   }
-  // This browser proved the address: its later sign-ins are counted apart from strangers'.
-  await trustDevice(c, check.user.email);
   const [user] = await c.var.db.select().from(users).where(eq(users.id, check.user.id));
   if (!user) throw new ApiError(401, 'invalid_credentials', 'Please sign in again.');
+  // This browser proved the address: its later sign-ins are counted apart from strangers'.
+  await trustDevice(c, user);
   return user;
 }

@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import type { AppEnv } from '../platform/app.ts';
 import { ApiError } from '../platform/errors.ts';
+import { trustDevice, trustedDeviceId } from './device.ts';
 import { users, type UserRow } from '../platform/schema.ts';
 import {
   clearSessionCookie,
@@ -26,6 +27,7 @@ export async function signOutHere(c: Context<AppEnv>): Promise<void> {
  */
 export async function endOtherSessions(c: Context<SignedInEnv>, set: Partial<typeof users.$inferInsert> = {}): Promise<UserRow> {
   const { db, user, sessionId } = c.var;
+  const trustedHere = await trustedDeviceId(c, user);
   const [[row]] = await db.batch([
     db
       .update(users)
@@ -36,6 +38,9 @@ export async function endOtherSessions(c: Context<SignedInEnv>, set: Partial<typ
   ]);
   if (!row) throw new ApiError(401, 'unauthorized', 'Please sign in to continue.');
   await issueSessionCookie(c, row, sessionId);
+  // The new version ends every browser's trust for the address (functions/accounts/device.ts);
+  // this one keeps its own, or earns it with the password it just showed.
+  if (trustedHere || set.passwordHash) await trustDevice(c, row);
   return row;
 }
 

@@ -1,4 +1,5 @@
 import { env } from 'cloudflare:workers';
+import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { describe, expect, it, vi } from 'vitest';
@@ -6,6 +7,7 @@ import { clearSignInFailures } from '../../functions/accounts/credentials.ts';
 import { trustDevice } from '../../functions/accounts/device.ts';
 import { hashPassword } from '../../functions/accounts/password.ts';
 import { openDb } from '../../functions/platform/db.ts';
+import { users } from '../../functions/platform/schema.ts';
 import { readConfig } from '../../functions/env.ts';
 import type { AppEnv } from '../../functions/platform/app.ts';
 import { Browser, linkToken, ORIGIN, newEmail, PASSWORD, signedInUser } from './account-helpers.ts';
@@ -62,7 +64,8 @@ async function provedAddress(browser: Browser, email: string) {
     })
     .post('/proved', async (c) => {
       await clearSignInFailures(c, email);
-      await trustDevice(c, email);
+      const [account] = await c.var.db.select().from(users).where(eq(users.email, email));
+      await trustDevice(c, account!);
       return c.body(null, 204);
     })
     // A failure shows its stack in the assertion below.
@@ -203,6 +206,59 @@ describe('strangers cannot lock the owner out (issue 20, finding 3)', () => {
     const copied = stranger(vars);
     copied.cookies.set(DEVICE_COOKIE, device.cookies.get(DEVICE_COOKIE)!);
     expect((await signIn(copied, email, PASSWORD)).status).toBe(200);
+  });
+
+  it('device cookies earned on an account set up before the owner proved the address give no exemption once they do', async () => {
+    // Someone signs up the owner's address (unproven) and signs in from three browsers: three device cookies.
+    const email = newEmail('claimed');
+    await signedInUser(new Browser(), email, 'squatter passphrase 1');
+    const squatters = [stranger(), stranger(), stranger()];
+    for (const browser of squatters) {
+      expect((await signIn(browser, email, 'squatter passphrase 1')).status).toBe(200);
+      expect(browser.cookies.get(DEVICE_COOKIE)).toBeTruthy();
+    }
+    // The owner claims the address with a reset link from their own browser.
+    const owner = new Browser(undefined, LIMITS, '192.0.2.60');
+    expect((await owner.post('/account/forgot-password', { email })).status).toBe(202);
+    const token = await linkToken(email, 'reset');
+    expect((await owner.post('/account/reset-password', { token, password: PASSWORD })).status).toBe(200);
+
+    // Strangers use up the unknown devices' allowance ...
+    const attack = tally(await parallelGuesses(email, UNTRUSTED_LIMIT));
+    expect(attack).toEqual({ checked: UNTRUSTED_LIMIT, refused: 0, other: [] });
+    // ... and the old cookies are unknown devices now: refused with the rest, even with the right password.
+    for (const browser of squatters) {
+      expect((await signIn(browser.clone(), email, `one more guess ${strangers}`)).status).toBe(429);
+      expect((await signIn(browser.clone(), email, PASSWORD)).status).toBe(429);
+    }
+    // The owner's browser, trusted by the reset, is not.
+    expect((await signIn(owner, email, PASSWORD)).status).toBe(200);
+  });
+
+  it('a password change ends the other browsers’ trust and keeps this one’s; "sign out other devices" too', async () => {
+    const { email, device: here } = await ownerWithDevice(LIMITS, '192.0.2.70');
+    const elsewhere = new Browser(undefined, LIMITS, '192.0.2.71');
+    expect((await signIn(elsewhere, email, PASSWORD)).status).toBe(200);
+    const lost = new Browser(undefined, LIMITS, '192.0.2.72');
+    expect((await signIn(lost, email, PASSWORD)).status).toBe(200);
+    const oldCookie = lost.cookies.get(DEVICE_COOKIE)!;
+
+    // "Sign out other devices" on `here`: `lost` is an unknown device from now on, `here` is not.
+    expect((await here.post('/account/sign-out-others')).status).toBe(200);
+    // The password changed on `elsewhere` (signed in again): `here` loses its trust too.
+    expect((await signIn(elsewhere, email, PASSWORD)).status).toBe(200);
+    const changed = await elsewhere.post('/account/password', {
+      currentPassword: PASSWORD,
+      newPassword: 'the next passphrase 2',
+    });
+    expect(changed.status, await changed.clone().text()).toBe(200);
+
+    expect(tally(await parallelGuesses(email, UNTRUSTED_LIMIT)).checked).toBe(UNTRUSTED_LIMIT);
+    const withOld = stranger();
+    withOld.cookies.set(DEVICE_COOKIE, oldCookie);
+    expect((await signIn(withOld, email, 'the next passphrase 2')).status).toBe(429);
+    expect((await signIn(here.clone(), email, 'the next passphrase 2')).status).toBe(429);
+    expect((await signIn(elsewhere.clone(), email, 'the next passphrase 2')).status).toBe(200);
   });
 
   it('the device cookie is HttpOnly, SameSite=Lax, long-lived, names no address, and Secure with __Host- over https', async () => {
