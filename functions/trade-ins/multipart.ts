@@ -33,6 +33,8 @@ export type MultipartProblem =
   | { kind: 'too_many_parts' }
   | { kind: 'part_too_large'; name: string; filename?: string; index: number }
   | { kind: 'body_too_large' }
+  /** A part's header block runs past `maxHeaderBytes`. */
+  | { kind: 'headers_too_large' }
   | { kind: 'malformed'; reason: string }
   /** The body stopped arriving before its end (the sender went away mid-upload): the sender's side, not ours. */
   | { kind: 'interrupted' };
@@ -123,10 +125,10 @@ export async function readMultipart(
     for (;;) {
       headersEnd = indexOf(buffer, HEADERS_END);
       if (headersEnd >= 0) break;
-      if (buffer.byteLength > limits.maxHeaderBytes) throw new MultipartRefused({ kind: 'body_too_large' });
+      if (buffer.byteLength > limits.maxHeaderBytes) throw new MultipartRefused({ kind: 'headers_too_large' });
       if (!(await more())) throw malformed('the body ends inside a part’s headers');
     }
-    if (headersEnd > limits.maxHeaderBytes) throw new MultipartRefused({ kind: 'body_too_large' });
+    if (headersEnd > limits.maxHeaderBytes) throw new MultipartRefused({ kind: 'headers_too_large' });
     const headerText = decoder.decode(buffer.subarray(0, headersEnd));
     const header = parseHeaders(headerText);
     if (!header) throw malformed('a part without a form-data name');

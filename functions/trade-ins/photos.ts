@@ -96,6 +96,7 @@ export async function readSubmission(request: Request): Promise<Submission> {
   const reader = request.body.getReader();
   const progress = { bytesRead: 0 };
   let photoCount = 0;
+  let fieldParts = 0;
   let parts: MultipartPart[];
   try {
     parts = await readMultipart(
@@ -103,6 +104,9 @@ export async function readSubmission(request: Request): Promise<Submission> {
       boundary,
       { maxParts: MAX_SUBMISSION_PARTS, maxBodyBytes: submissionBytes(request), maxHeaderBytes: MAX_PART_HEADER_BYTES },
       ({ name }) => {
+        if (name === 'request' && ++fieldParts > 1) {
+          throw unreadable('The form’s fields came twice: send them once, in one `request` part.', 'request');
+        }
         if (name !== 'photos') return MAX_FIELDS_BYTES;
         if (++photoCount > MAX_TRADE_IN_PHOTOS) {
           throw new ApiError(400, 'invalid_request', `At most ${MAX_TRADE_IN_PHOTOS} photos.`, [
@@ -167,6 +171,10 @@ function refusalFor(problem: MultipartProblem, photoIndex: number): ApiError {
     }
     case 'body_too_large':
       return tooLarge();
+    case 'headers_too_large': {
+      const message = `A part's headers are at most ${MAX_PART_HEADER_BYTES / 1024} KB`;
+      return new ApiError(413, 'payload_too_large', `${message}.`, [{ field: '(body)', message }]);
+    }
     case 'malformed':
       return unreadable(`The form could not be read (${problem.reason}): send it as multipart/form-data.`);
     case 'interrupted':

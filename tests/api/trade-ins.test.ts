@@ -854,8 +854,27 @@ describe('the form’s parts (issue 20, finding 11)', () => {
       headers: { ...ORIGIN_HEADER, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
       body: encoder.encode(endless),
     });
-    expect([400, 413]).toContain(response.status);
-    expect(((await response.json()) as ErrorJson).error.code).toMatch(/payload_too_large|invalid_request/);
+    const error = await refusal(response, 413);
+    expect(error.code).toBe('payload_too_large');
+    expect(error.message).toBe("A part's headers are at most 8 KB.");
+    expect(error.issues?.map((i) => i.field)).toEqual(['(body)']);
+    expect(await stored()).toEqual(before);
+  });
+
+  it('refuses a part header padded past its limit, with no photos in the form, as that (not as photos too large)', async () => {
+    const padded = `--${BOUNDARY}\r\ncontent-disposition: form-data; name="request"${' '.repeat(200_000)}\r\n\r\n{}\r\n`;
+    const error = await refusal(await multipart(padded), 413);
+    expect(error.message).toBe("A part's headers are at most 8 KB.");
+    expect(error.issues?.map((i) => i.field)).toEqual(['(body)']);
+  });
+
+  it('refuses the fields sent twice (two `request` parts): 400 naming request, nothing stored', async () => {
+    const before = await stored();
+    const first = textPart('request', JSON.stringify(tradeInFields()));
+    const second = textPart('request', JSON.stringify(tradeInFields()));
+    const error = await refusal(await multipart(first + second), 400);
+    expect(error.code).toBe('invalid_request');
+    expect(error.issues?.map((i) => i.field)).toEqual(['request']);
     expect(await stored()).toEqual(before);
   });
 
