@@ -96,6 +96,41 @@ test('an order with its own account turns paid by itself: the payment step, /tra
   await admin.context().close();
 });
 
+test('paid after the checkout was closed: /cart shows the order as paid instead of offering its items again', async ({
+  page,
+}) => {
+  const { number } = await orderCharger(page, `paid-later-${Date.now()}@example.com`);
+  await checkout(page).getByRole('button', { name: 'Close checkout' }).click();
+  await expect(page.locator('[data-cart-note="own-order"]')).toContainText(
+    `Your order ${number} for these items is waiting for payment`,
+  );
+
+  // The shopper pays from their bank's app later; back on /cart, the lines were that order's.
+  expect((await pay(page, number)).webhook).toMatchObject({ outcome: 'paid' });
+  await page.reload();
+  await islandsHydrated(page);
+  const last = page.getByTestId('last-order');
+  await expect(last).toContainText(number);
+  await expect(last).toContainText('We have your payment: there is nothing more to pay.');
+  await expect(last.locator('[data-last="own-account"]')).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Proceed to Checkout' })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: /^Cart, 0 items$/ })).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem('cartItems'))).toBe('[]');
+});
+
+test('paid while the checkout is open: the cart is empty at once, also for a shopper who leaves without pressing Done', async ({
+  page,
+}) => {
+  const { number } = await orderCharger(page, `paid-open-${Date.now()}@example.com`);
+  expect((await pay(page, number)).webhook).toMatchObject({ outcome: 'paid' });
+  await expect(checkout(page).getByRole('heading', { name: 'Payment received' })).toBeVisible({ timeout: 15_000 });
+  await page.goto('/products');
+  await expect(page.getByRole('link', { name: /^Cart, 0 items$/ })).toBeVisible();
+  await page.goto('/cart');
+  await islandsHydrated(page);
+  await expect(page.getByTestId('last-order')).toContainText('We have your payment');
+});
+
 test('/track turns paid by itself while it is open, after a part payment shows what is still to pay', async ({ page }) => {
   const email = `track-watch-${Date.now()}@example.com`;
   const { number } = await orderCharger(page, email);

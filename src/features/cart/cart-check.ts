@@ -1,5 +1,6 @@
 import { endpoint } from '../../lib/api-contract.ts';
-import { array, boolean, type Infer, int, object, oneOf, optional, string } from '../../lib/light-schema.ts';
+import { array, boolean, type Infer, int, nullable, object, oneOf, optional, string } from '../../lib/light-schema.ts';
+import { ORDER_STATUSES } from '../orders/order-status.ts';
 import type { OrderLineRequest } from '../orders/checkout.ts';
 import type { LineProblem } from '../orders/pricing.ts';
 import type { CartItem } from './cart.ts';
@@ -8,7 +9,7 @@ import type { CartItem } from './cart.ts';
  * What /cart's plain script reads of the order API, with light checks (docs/decisions/004): the
  * quote (POST /api/orders/quote, `orderApi.quote`) for each line's live price, stock and problem,
  * and this browser's own unpaid order (GET /api/orders/:number, `orderApi.get`) for its number,
- * state and hold. The paths are the full contracts' (src/features/orders/order-api.ts); the API
+ * state and hold, and what the cart keeps of it once it is paid. The paths are the full contracts' (src/features/orders/order-api.ts); the API
  * tests read the Worker's answers with both. The full schemas, and zod, load with the checkout.
  */
 
@@ -42,7 +43,16 @@ export const cartCheckApi = {
   ownOrder: endpoint({
     method: 'GET',
     path: '/api/orders/:number',
-    response: object({ order: object({ number: string(), status: string(), expiresAt: string() }) }),
+    response: object({
+      order: object({
+        number: string(),
+        status: oneOf(ORDER_STATUSES),
+        expiresAt: string(),
+        total: int({ min: 0 }),
+        deliveryMethod: oneOf(['delivery', 'pickup']),
+        payment: nullable(object({ bankName: string(), accountName: string(), accountNumber: string(), ownAccount: boolean() })),
+      }),
+    }),
   }),
 };
 

@@ -10,15 +10,16 @@ import {
   lastOrderToShow,
   type PlacedRef,
   placedOrderForCart,
+  rememberFinishedOrder,
 } from '../orders/checkout-store.browser.ts';
 import { copyFromButton } from '../orders/copy-detail.browser.ts';
-import { ORDER_STATUSES, showsPaymentDetails, statusBadge } from '../orders/order-status.ts';
+import { isClosedWithoutSale, showsPaymentDetails, statusBadge } from '../orders/order-status.ts';
 import { DELIVERY_FEE as SHIPPING_FEE } from '../orders/delivery.ts';
 import { isOffline, onReconnect } from '../pwa/connection.browser.ts';
 import { enableNotifications, notificationsGranted } from '../pwa/notifications.browser.ts';
 import { notify } from '../toast/notify.browser.ts';
 import { blocksCheckout, type CheckedLine, cartCheckApi, lineProblemText, orderLinesFromCart } from './cart-check.ts';
-import { $cartItems, removeFromCart, repriceCartLine, updateCartQuantity } from './cart-store.browser.ts';
+import { $cartItems, clearCart, removeFromCart, repriceCartLine, updateCartQuantity } from './cart-store.browser.ts';
 import { type CartItem, cartSubtotal, lineKey, lineTitle, MAX_LINE_QUANTITY } from './cart.ts';
 
 /**
@@ -147,6 +148,7 @@ function cartPage(root: HTMLElement, checkoutHost: HTMLElement) {
     const subtotal = cartSubtotal(items);
     setText(summary, '[data-cart-subtotal]', formatNaira(subtotal));
     setText(summary, '[data-cart-total]', formatNaira(subtotal + SHIPPING_FEE));
+    setText(summary, '[data-cart-pickup-total]', formatNaira(subtotal));
     // The shopper's own unpaid order holds these very lines: its reservation is theirs, not a shortage.
     const blocked =
       !ownOrder && (refusal !== null || items.some((i) => blocksCheckout(checks.get(lineKey(i))?.checked?.problem)));
@@ -258,9 +260,16 @@ function cartPage(root: HTMLElement, checkoutHost: HTMLElement) {
         if (order.status === 'awaiting_payment') {
           ownOrder = { ref: placed, number: order.number, expiresAt: order.expiresAt };
           render();
+          return;
         }
-        // Paid for, reported, cancelled or expired: the next checkout is a new order.
-        else finishCheckoutAttempt();
+        // Paid for (the transfer landed after the checkout closed), or reported paid on /track:
+        // these lines are that order's, so the cart shows the order instead of offering them again.
+        if (!isClosedWithoutSale(order.status)) {
+          rememberFinishedOrder(order, placed.accessToken);
+          clearCart();
+        }
+        // Either way, and after a cancel or an expiry (the lines stay), the next checkout is a new order.
+        finishCheckoutAttempt();
       },
       (error: unknown) => {
         if (ask === ownOrderAsk && error instanceof ApiRequestError && error.status === 404) finishCheckoutAttempt();
@@ -391,8 +400,10 @@ function lastOrderView(order: NonNullable<ReturnType<typeof lastOrderToShow>>): 
   fill('account-name', order.accountName);
   fill('account-number', order.accountNumber);
   // An order with its own account confirms itself (decision 023); the shared account's needs the reference.
-  view.querySelector<HTMLElement>('[data-last="shared-account"]')!.hidden = order.ownAccount;
-  view.querySelector<HTMLElement>('[data-last="own-account"]')!.hidden = !order.ownAccount;
+  // One kept without an account was settled already (settleLastOrder says how).
+  const payTo = order.accountNumber !== '';
+  view.querySelector<HTMLElement>('[data-last="shared-account"]')!.hidden = !payTo || order.ownAccount;
+  view.querySelector<HTMLElement>('[data-last="own-account"]')!.hidden = !payTo || !order.ownAccount;
   const pickup = view.querySelector<HTMLElement>('[data-last="pickup"]');
   if (pickup) pickup.hidden = order.deliveryMethod !== 'pickup';
   view.querySelector('[data-last="track"]')?.setAttribute('href', `/track?order=${encodeURIComponent(order.number)}`);
@@ -410,7 +421,7 @@ function lastOrderView(order: NonNullable<ReturnType<typeof lastOrderToShow>>): 
 async function settleLastOrder(view: HTMLElement, order: NonNullable<ReturnType<typeof lastOrderToShow>>) {
   if (!order.accessToken) return;
   const answer = await askOwnOrder({ number: order.number, accessToken: order.accessToken }).catch(() => null);
-  const status = ORDER_STATUSES.find((known) => known === answer?.order.status);
+  const status = answer?.order.status;
   if (!status || showsPaymentDetails(status)) return;
   for (const part of ['shared-account', 'own-account']) view.querySelector<HTMLElement>(`[data-last="${part}"]`)!.hidden = true;
   const settled = view.querySelector<HTMLElement>('[data-last="settled"]')!;

@@ -152,6 +152,31 @@ export function rememberLastOrder(order: Omit<LastOrder, 'finishedAt'>) {
   $lastOrder.set({ ...order, finishedAt: new Date().toISOString() });
 }
 
+/** What of an order the cart's notice keeps (an OrderView has it). */
+interface FinishedOrder {
+  number: string;
+  total: number;
+  deliveryMethod: LastOrder['deliveryMethod'];
+  payment?: { bankName: string; accountName: string; accountNumber: string; ownAccount?: boolean } | null;
+}
+
+/**
+ * An order this browser placed is done with (paid, or the shopper says they paid): /cart shows it
+ * in place of its lines, with where to pay while that is still due (no account once it is settled).
+ */
+export function rememberFinishedOrder(order: FinishedOrder, accessToken: string) {
+  rememberLastOrder({
+    number: order.number,
+    total: order.total,
+    deliveryMethod: order.deliveryMethod,
+    bankName: order.payment?.bankName ?? '',
+    accountName: order.payment?.accountName ?? '',
+    accountNumber: order.payment?.accountNumber ?? '',
+    ownAccount: order.payment?.ownAccount ?? false,
+    accessToken,
+  });
+}
+
 /** The last finished order while it is worth showing, else null. */
 export function lastOrderToShow(order: LastOrder | null, now = Date.now()): LastOrder | null {
   return order && now - Date.parse(order.finishedAt) < LAST_ORDER_SHOWN_MS ? order : null;

@@ -19,7 +19,7 @@ import {
   forgetReplacedOrder,
   type PlacedRef,
   recordPlacedOrder,
-  rememberLastOrder,
+  rememberFinishedOrder,
   forgetLastOrder,
   rememberOrder,
 } from './checkout-store.browser.ts';
@@ -140,23 +140,16 @@ export function useCheckout({ items, onClose, onCartOutdated }: Options) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, as the dialog first opens
   useEffect(prefill, []);
 
-  /** After 'I Have Made Payment' (or finding it already made): the cart and this attempt are done; /cart shows the order. */
-  const finishOrder = () => {
-    if (placed) {
-      const { order } = placed;
-      rememberLastOrder({
-        number: order.number,
-        total: order.total,
-        deliveryMethod: order.deliveryMethod,
-        bankName: order.payment?.bankName ?? '',
-        accountName: order.payment?.accountName ?? '',
-        accountNumber: order.payment?.accountNumber ?? '',
-        ownAccount: order.payment?.ownAccount ?? false,
-        accessToken: placed.accessToken,
-      });
-    }
+  /** The order is paid, or the shopper says so: the cart and this attempt are done; /cart shows the order. */
+  const settleCart = (order = placed?.order) => {
+    if (placed && order) rememberFinishedOrder(order, placed.accessToken);
     clearCart();
     finishCheckoutAttempt();
+  };
+
+  /** After 'I Have Made Payment' (or finding it already made), as the dialog closes: settled, and the form emptied. */
+  const finishOrder = () => {
+    settleCart();
     form.reset(NO_DETAILS);
     forgetCheckoutDraft();
     prefill();
@@ -194,7 +187,11 @@ export function useCheckout({ items, onClose, onCartOutdated }: Options) {
     },
     (order) => {
       setPlaced((current) => (current && current.order.number === order.number ? { ...current, order } : current));
-      if (order.status === 'paid') setStep('paid');
+      if (order.status === 'paid') {
+        setStep('paid');
+        // At once, not when the dialog closes: a shopper may leave from the paid step for another page.
+        settleCart(order);
+      }
     },
     ORDER_WATCH_MS,
   );
