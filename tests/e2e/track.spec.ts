@@ -38,9 +38,24 @@ test('an empty lookup names both fields and puts focus on the first; a found ord
   await expect(result).toContainText('Payment due');
   // The corrected fields are no longer marked.
   await expect(number).not.toHaveAttribute('aria-invalid', 'true');
-  await expect(page).toHaveURL(/\/track$/);
+  // Answered in place (no navigation to /track/order); the address names the order found.
+  await expect(page).toHaveURL(new RegExp(`/track\\?order=${order.number}$`));
   expect(scripts.some((url) => url.includes('TrackPage.astro'))).toBe(true);
   expect(scripts.filter((url) => /react|jsx-runtime|client\.[\w-]+\.js$/i.test(new URL(url).pathname))).toEqual([]);
+
+  // A reload keeps it on screen when this browser placed the order (it knows the e-mail) ...
+  await page.evaluate(({ number, email }) => {
+    localStorage.setItem('recentOrders', JSON.stringify([{ number, email, placedAt: new Date().toISOString() }]));
+  }, order);
+  await page.reload();
+  await expect(page.getByRole('region', { name: `Order ${order.number}` })).toContainText('Payment due');
+  // ... and otherwise only fills the number: the e-mail is still asked for.
+  await page.evaluate(() => localStorage.removeItem('recentOrders'));
+  await page.reload();
+  await islandsHydrated(page);
+  await expect(page.getByLabel('Order number')).toHaveValue(order.number);
+  await expect(page.getByLabel('Email used at checkout')).toHaveValue('');
+  await expect(page.getByRole('region', { name: `Order ${order.number}` })).toHaveCount(0);
 });
 
 test('a lookup that cannot reach the store says so, and keeps what was typed', async ({ page }) => {

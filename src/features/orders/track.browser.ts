@@ -12,7 +12,9 @@ import { copyFromButton } from './copy-detail.browser.ts';
  *   fields' messages, the form's message, and the order. Focus goes to the order when one is
  *   found, else to the first field to correct; the form's message is an alert.
  * - An e-mailed link's `?order=` fills the order number; orders placed in this browser are
- *   offered as shortcuts that fill the form and look up at once.
+ *   offered as shortcuts that fill the form and look up at once. The order found is named in the
+ *   address (`?order=`), and one this browser placed is looked up as the page opens, so a reload
+ *   keeps it on screen.
  * - Copy buttons copy a bank detail (copy-detail.browser.ts) and say Copied for a moment.
  * - An order paying into its own account (`data-watch`) is asked for again every 45 s while the
  *   page shows (and when the connection comes back), and replaced when its payment moved: it
@@ -140,6 +142,8 @@ function track(root: HTMLElement) {
     if (freshResult) root.appendChild(document.importNode(freshResult, true));
     showRecent();
     shown = freshResult ? lookup : undefined;
+    // The address names the order shown, so a reload (or the link, shared) comes back to it.
+    if (freshResult) history.replaceState(history.state, '', `/track?order=${encodeURIComponent(lookup.number)}`);
     watchShown();
     // Focus: the order found, else the first field to correct, else the button (the message is an alert).
     const next =
@@ -176,6 +180,13 @@ function track(root: HTMLElement) {
   // The order the Worker rendered (the form posted before this script ran, or without it).
   if (result()) shown = typed();
   showRecent();
+  // An order this browser placed, named by the address (a reload, the cart's Track link): shown at once.
+  const known = linked && !result() ? $recentOrders.get().find((order) => order.number === linked) : undefined;
+  if (known) {
+    const email = field('email');
+    if (email && !email.value) email.value = known.email;
+    void find({ number: known.number, email: known.email });
+  }
   watchShown();
   onReconnect(() => void askAgain());
   root.dataset.ready = '';
