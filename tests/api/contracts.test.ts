@@ -157,10 +157,18 @@ describe('API contracts', () => {
     const own = await call(orderApi.get, { params: { number: order.number }, headers: bearer });
     expect(own.status).toBe(200);
     expectFitsContract(orderApi.get, own.json);
-    // …and this browser's own order, for its state and hold.
+    // …and this browser's own order, for its state and hold, and what the cart keeps once it is paid.
     expect([cartCheckApi.ownOrder.method, cartCheckApi.ownOrder.path]).toEqual([orderApi.get.method, orderApi.get.path]);
+    const { bankName, accountName, accountNumber, ownAccount } = order.payment!;
     expect(lightRead(cartCheckApi.ownOrder, own.json)).toEqual({
-      order: { number: order.number, status: 'awaiting_payment', expiresAt: order.expiresAt },
+      order: {
+        number: order.number,
+        status: 'awaiting_payment',
+        expiresAt: order.expiresAt,
+        total: order.total,
+        deliveryMethod: order.deliveryMethod,
+        payment: { bankName, accountName, accountNumber, ownAccount },
+      },
     });
     const stranger = await call(orderApi.get, {
       params: { number: order.number },
