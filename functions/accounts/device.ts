@@ -23,7 +23,8 @@ import { isSecureRequest } from './session.ts';
  * address's first proof (which takes the account from whoever set it up unproven), a reset, a
  * password change, "sign out other devices" and "sign out everywhere". Each of them so ends the
  * trust of every browser that earned it before, as it ends their sessions; the browser that did it
- * is trusted again under the new version. An account deleted and made again is a new id.
+ * is trusted again under the new version, except after "sign out everywhere", which signs it out
+ * too. An account deleted and made again is a new id.
  */
 export const DEVICE_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
 const MAX_ADDRESSES_PER_DEVICE = 5;
