@@ -1,11 +1,17 @@
-import { and, eq } from 'drizzle-orm';
-import { nextTradeInStatus, type TradeInActor, type TradeInMove } from '../../src/features/trade-ins/trade-in-status.ts';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { CLOSED_WITHOUT_SALE, PAID_FOR } from '../../src/features/orders/order-status.ts';
+import {
+  nextTradeInStatus,
+  swapOrderRefusal,
+  type TradeInActor,
+  type TradeInMove,
+} from '../../src/features/trade-ins/trade-in-status.ts';
 import type { TradeInView } from '../../src/features/trade-ins/trade-in.ts';
 import { formatNaira } from '../../src/lib/money.ts';
 import { auditStatement, type Changes } from '../platform/audit.ts';
 import type { Db } from '../platform/db.ts';
 import { lostTheRace, unlessChanged } from '../platform/compare-and-set.ts';
-import { CHECKS, tradeInEvents, tradeIns, type TradeInRow, type UserRow } from '../platform/schema.ts';
+import { CHECKS, orders, tradeInEvents, tradeIns, type TradeInRow, type UserRow } from '../platform/schema.ts';
 import { queueEmail } from '../platform/outbox.ts';
 import { tradeInStatusEmail } from './messages.ts';
 import type { Config } from '../env.ts';
@@ -15,7 +21,8 @@ import { loadTradeInParts, toTradeInView } from './view.ts';
 
 /**
  * A move of a trade-in request, by an admin (contact, offer, complete, close) or its shopper
- * (accept, decline): checked by the pure state machine, then written as one D1 batch (the
+ * (accept, decline): checked by the pure state machine (with a swap order's own rule,
+ * swapOrderRefusal()), then written as one D1 batch (the
  * request, its history row, the shopper's e-mail and, for an admin, the audit row). The
  * request's UPDATE names the version it was read at; if anything moved it meanwhile the UPDATE
  * sets version 0, which its CHECK refuses, and so the whole batch is refused.
@@ -87,7 +94,12 @@ export async function moveTradeIn(
           offerNote: after.offerNote,
           offeredAt: after.offeredAt,
           // The compare-and-set (functions/platform/compare-and-set.ts): 0 breaks trade_ins_version_positive, refusing the batch.
-          version: unlessChanged(and(eq(tradeIns.version, row.version), eq(tradeIns.status, row.status))!, after.version, 0),
+          // A swap's order is judged here, in the write: it may be paid, cancelled or expire at any moment.
+          version: unlessChanged(
+            and(eq(tradeIns.version, row.version), eq(tradeIns.status, row.status), swapOrderStill(move, row))!,
+            after.version,
+            0,
+          ),
           updatedAt: now,
         })
         .where(eq(tradeIns.id, row.id)),
@@ -104,10 +116,40 @@ export async function moveTradeIn(
       ...(mover.actor === 'admin' ? [auditStatement(db, mover.admin, 'trade_in', row.reference, move, changes)] : []),
     ]);
   } catch (err) {
-    if (lostTheRace(err, CHECKS.tradeInsVersionPositive)) throw tradeInChanged();
+    if (lostTheRace(err, CHECKS.tradeInsVersionPositive)) throw await whyRefused(db, row, move);
     throw err;
   }
   return view;
+}
+
+/**
+ * Why the move's compare-and-set refused it: the request moved meanwhile (409 trade_in_changed),
+ * or, unmoved, its swap's order does not allow the move (swapOrderRefusal(): 409 naming the order).
+ * The batch decides; this read only explains, so an order that moves between the two cannot let
+ * a refused move through.
+ */
+async function whyRefused(db: Db, row: TradeInRow, move: TradeInMove): Promise<ApiError> {
+  const now = await findTradeIn(db, row.reference);
+  if (!now || now.version !== row.version || now.status !== row.status) return tradeInChanged();
+  const parts = (await loadTradeInParts(db, [now])).get(now.id)!;
+  const refusal = swapOrderRefusal(move, now.wantKind, parts.order);
+  return refusal ? new ApiError(409, refusal.code, refusal.message) : tradeInChanged();
+}
+
+/**
+ * swapOrderRefusal()'s rule as SQL, for the move's compare-and-set: closing a swap needs its
+ * order (if any) ended, completing it needs that order paid. Undefined for other moves and cash.
+ */
+function swapOrderStill(move: TradeInMove, row: TradeInRow): SQL | undefined {
+  if (row.wantKind !== 'swap') return undefined;
+  const orderIn = (statuses: readonly string[]) =>
+    sql`EXISTS (SELECT 1 FROM ${orders} o WHERE o.id = ${tradeIns.orderId} AND o.status IN (${sql.join(
+      statuses.map((s) => sql`${s}`),
+      sql`, `,
+    )}))`;
+  if (move === 'close') return sql`(${tradeIns.orderId} IS NULL OR ${orderIn(CLOSED_WITHOUT_SALE)})`;
+  if (move === 'complete') return orderIn(PAID_FOR);
+  return undefined;
 }
 
 /**

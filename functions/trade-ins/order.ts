@@ -7,7 +7,8 @@ import { CHECKS, orders, tradeIns, type TradeInRow } from '../platform/schema.ts
 import type { Config } from '../env.ts';
 import { ApiError } from '../platform/errors.ts';
 import { type OrderCredit, type PlacedOrderResult, placeOrder } from '../orders/place.ts';
-import { ENDED_ORDER_STATUSES, loadTradeInParts } from './view.ts';
+import { loadTradeInParts } from './view.ts';
+import { CLOSED_WITHOUT_SALE } from '../../src/features/orders/order-status.ts';
 
 /**
  * An accepted swap becomes an order: one unit of the chosen product (and variant) at its price
@@ -45,7 +46,7 @@ export async function placeSwapOrder(
  */
 function swapCredit(db: Db, row: TradeInRow, amount: number): OrderCredit {
   const ended = sql.join(
-    ENDED_ORDER_STATUSES.map((s) => sql`${s}`),
+    CLOSED_WITHOUT_SALE.map((s) => sql`${s}`),
     sql`, `,
   );
   return {

@@ -1,4 +1,5 @@
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
+import { isClosedWithoutSale, type OrderStatus } from '../../src/features/orders/order-status.ts';
 import type { TradeInView } from '../../src/features/trade-ins/trade-in.ts';
 import type { Db } from '../platform/db.ts';
 import {
@@ -12,13 +13,10 @@ import {
 } from '../platform/schema.ts';
 import { requestsOf } from './find.ts';
 
-/** Orders that no longer hold anything: a swap may be ordered again after one of these. */
-export const ENDED_ORDER_STATUSES = ['cancelled', 'expired'] as const;
-
 export interface TradeInParts {
   photos: number;
   events: { toStatus: TradeInRow['status']; createdAt: Date; note: string | null }[];
-  order: { number: string; status: string } | null;
+  order: { number: string; status: OrderStatus } | null;
   /** The swap product's price now (kobo), null when it is not on sale or it is a cash request. */
   price: number | null;
 }
@@ -26,7 +24,7 @@ export interface TradeInParts {
 /** A request as the API shows it to its shopper (src/features/trade-ins/trade-in.ts). */
 export function toTradeInView(row: TradeInRow, parts: TradeInParts): TradeInView {
   const swap = row.wantKind === 'swap' && row.swapProductId !== null;
-  const orderLive = parts.order !== null && !(ENDED_ORDER_STATUSES as readonly string[]).includes(parts.order.status);
+  const orderLive = parts.order !== null && !isClosedWithoutSale(parts.order.status);
   return {
     reference: row.reference,
     status: row.status,

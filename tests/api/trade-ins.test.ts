@@ -690,6 +690,79 @@ describe('an accepted swap becomes an order', () => {
     expect(again.status).toBe(201);
   });
 
+  describe("the swap's order holds the admin's close and complete (its credit lives on the order)", () => {
+    async function placedSwap() {
+      const { reference, email } = await acceptedSwap();
+      const response = await shopper().post(`/trade-ins/${reference}/order`, {
+        email,
+        idempotencyKey: newKey(),
+        customer: details(email),
+      });
+      expect(response.status, await response.clone().text()).toBe(201);
+      return { reference, email, placed: (await response.json()) as PlacedOrder };
+    }
+
+    async function orderVersion(number: string) {
+      const response = await admin.get(`/admin/orders/${number}`);
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { version: string }).version;
+    }
+
+    const confirmPayment = async (placed: PlacedOrder) => {
+      const response = await admin.post(`/admin/orders/${placed.order.number}/confirm-payment`, {
+        version: await orderVersion(placed.order.number),
+        amountReceivedNaira: placed.order.total / 100,
+        bankReference: 'NIP-SWAP-1',
+      });
+      expect(response.status, await response.clone().text()).toBe(200);
+    };
+
+    it('no close while the order is open: the discounted order could still be paid with nothing traded in', async () => {
+      const { reference, placed } = await placedSwap();
+      const was = await detail(reference);
+      const refused = await refusal(await move(reference, { move: 'close', note: 'Device never arrived' }), 409);
+      expect(refused).toMatchObject({ code: 'swap_order_open', message: expect.stringContaining(placed.order.number) });
+      expect(await detail(reference)).toEqual(was);
+
+      // Once the order is cancelled (its credit with it), the request can be closed, and nothing can order it again.
+      const cancel = await admin.post(`/admin/orders/${placed.order.number}/cancel`, {
+        version: await orderVersion(placed.order.number),
+        reason: 'The device never arrived',
+      });
+      expect(cancel.status, await cancel.clone().text()).toBe(200);
+      expect((await moved(reference, { move: 'close', note: 'Device never arrived' })).tradeIn.status).toBe('closed');
+    });
+
+    it('complete only once the order is paid: completed earlier, a cancel or expiry would take the credit with it', async () => {
+      const notOrdered = await acceptedSwap();
+      expect((await refusal(await move(notOrdered.reference, { move: 'complete' }), 409)).code).toBe('swap_order_unpaid');
+
+      const { reference, email, placed } = await placedSwap();
+      const refused = await refusal(await move(reference, { move: 'complete', note: 'Device received' }), 409);
+      expect(refused).toMatchObject({ code: 'swap_order_unpaid', message: expect.stringContaining(placed.order.number) });
+      // The shopper cancels: the credit is theirs again, and the swap can be ordered anew.
+      const cancel = await shopper().post(`/orders/${placed.order.number}/cancel`, undefined, {
+        authorization: `Bearer ${placed.accessToken}`,
+      });
+      expect(cancel.status).toBe(200);
+      const view = ((await (await lookup(reference, email)).json()) as { tradeIn: TradeInView }).tradeIn;
+      expect(view).toMatchObject({ status: 'accepted', canOrder: true });
+
+      const again = await shopper().post(`/trade-ins/${reference}/order`, {
+        email,
+        idempotencyKey: newKey(),
+        customer: details(email),
+      });
+      expect(again.status).toBe(201);
+      const second = (await again.json()) as PlacedOrder;
+      await confirmPayment(second);
+      const done = await moved(reference, { move: 'complete', note: 'Device received, PS5 handed over' });
+      expect(done.tradeIn.status).toBe('completed');
+      // Paid and completed: closing it is the state machine's refusal (completed is final).
+      expect((await refusal(await move(reference, { move: 'close', note: 'Too late' }), 409)).code).toBe('illegal_transition');
+    });
+  });
+
   describe('paid after it expired (a payment provider confirms transfers: decision 023)', () => {
     /** A shopper on a store whose orders get their own account, paid through the provider's stand-in. */
     const payingShopper = () => new Browser(ORIGIN, { RATE_LIMIT_TRADE_IN: '10000/60', PAYMENTS_STANDIN: 'true' });

@@ -104,7 +104,7 @@ async function fillSwapRequest(page: Page, email: string) {
   await form.getByLabel('State').selectOption('Lagos');
 }
 
-test('a guest swaps a phone: request with a photo, the admin’s offer, accepted on the status page, completed', async ({
+test('a guest swaps a phone: request with a photo, the admin’s offer, accepted on the status page, ordered, paid, completed', async ({
   page,
   browser,
   baseURL,
@@ -158,10 +158,36 @@ test('a guest swaps a phone: request with a photo, the admin’s offer, accepted
   await expect(card.getByRole('button', { name: 'Accept the offer' })).toHaveCount(0);
   await expect(card).toContainText(/accepted/i);
 
-  // The admin sees the acceptance and completes the trade-in.
+  // The admin sees the acceptance; the swap is completed only once its order is paid, and the screen says so.
   await admin.reload();
   await islandsHydrated(admin);
   await expect(admin.locator('#admin-trade-in-status')).toContainText('Accepted');
+  await expect(admin.getByText('The shopper has not ordered this swap yet: complete it once its order is paid.')).toBeVisible();
+  await expect(admin.getByRole('button', { name: 'Mark completed' })).toHaveCount(0);
+
+  // The shopper orders the swap from the card (pick-up: the device is checked at the counter).
+  await card.getByText('Pick-up at our Ikeja store').click();
+  await card.getByRole('button', { name: 'Place the swap order' }).click();
+  const placed = card.getByRole('heading', { name: /^Your swap order GTS-/ });
+  await expect(placed).toBeVisible();
+  const number = ((await placed.textContent()) ?? '').replace('Your swap order ', '').trim();
+  await admin.reload();
+  await islandsHydrated(admin);
+  await expect(admin.getByText(`The swap's order ${number} is still open and holds the credit`)).toBeVisible();
+  await expect(admin.getByText(`The swap's order ${number} is not paid yet`)).toBeVisible();
+  await expect(admin.getByRole('button', { name: 'Close request' })).toHaveCount(0);
+
+  // Paid (the admin found the transfer on the statement): the admin completes the trade-in.
+  const order = await admin.request.get(`/api/admin/orders/${number}`);
+  const { version, order: view } = (await order.json()) as { version: string; order: { total: number } };
+  const paid = await apiPost(admin, `/api/admin/orders/${number}/confirm-payment`, {
+    version,
+    amountReceivedNaira: view.total / 100,
+    bankReference: 'NIP-SWAP-0001',
+  });
+  expect(paid.status(), await paid.text()).toBe(200);
+  await admin.reload();
+  await islandsHydrated(admin);
   await admin.getByRole('button', { name: 'Mark completed' }).click();
   const complete = admin.getByRole('dialog', { name: `Complete ${reference}?` });
   await complete.getByLabel('Note (optional)').fill('Phone received, PS5 handed over');
@@ -174,7 +200,14 @@ test('a guest swaps a phone: request with a photo, the admin’s offer, accepted
   await expect(card).toContainText(/completed/i);
   expect(
     db.query<{ kind: string }>(`select kind from email_outbox where recipient = '${email}' order by id`).map((e) => e.kind),
-  ).toEqual(['trade_in_received', 'trade_in_offer_made', 'trade_in_accepted', 'trade_in_completed']);
+  ).toEqual([
+    'trade_in_received',
+    'trade_in_offer_made',
+    'trade_in_accepted',
+    'order_confirmation',
+    'order_status_paid',
+    'trade_in_completed',
+  ]);
   await admin.context().close();
 });
 

@@ -146,6 +146,9 @@ export function expiresByClock(status: OrderStatus): boolean {
 /** States in which the stock held for the order is back on sale, and nothing was sold. */
 export const CLOSED_WITHOUT_SALE: readonly OrderStatus[] = ['cancelled', 'expired'];
 
+/** States in which the order is paid for: paid, and then on its way or delivered. */
+export const PAID_FOR: readonly OrderStatus[] = ['paid', 'shipped', 'delivered'];
+
 /** Stock held for the order is back on sale. */
 export function isClosedWithoutSale(status: OrderStatus): boolean {
   return CLOSED_WITHOUT_SALE.includes(status);

@@ -3,6 +3,7 @@ import {
   isFinal,
   movesFrom,
   nextTradeInStatus,
+  swapOrderRefusal,
   TRADE_IN_MOVES,
   TRADE_IN_STATUSES,
   type TradeInStatus,
@@ -59,5 +60,49 @@ describe('the trade-in status machine', () => {
     expect(movesFrom('offer_made', 'admin')).toEqual(['offer', 'close']);
     expect(movesFrom('new', 'admin')).toEqual(['contact', 'offer', 'close']);
     expect(movesFrom('accepted', 'admin')).toEqual(['complete', 'close']);
+  });
+});
+
+describe("a swap's order and the admin's moves", () => {
+  const order = (status: string) => ({ number: 'GTS-ABCDEFGHJK', status });
+
+  it('a cash request is never held back', () => {
+    expect(swapOrderRefusal('close', 'cash', order('awaiting_payment'))).toBeNull();
+    expect(swapOrderRefusal('complete', 'cash', null)).toBeNull();
+  });
+
+  it('close waits while an order holds the credit, and not after it ended or when there is none', () => {
+    for (const status of ['awaiting_payment', 'payment_reported', 'paid', 'shipped', 'delivered']) {
+      expect(swapOrderRefusal('close', 'swap', order(status))).toMatchObject({
+        code: 'swap_order_open',
+        message: expect.stringContaining('GTS-ABCDEFGHJK'),
+      });
+    }
+    expect(swapOrderRefusal('close', 'swap', order('cancelled'))).toBeNull();
+    expect(swapOrderRefusal('close', 'swap', order('expired'))).toBeNull();
+    expect(swapOrderRefusal('close', 'swap', null)).toBeNull();
+  });
+
+  it('complete waits for a paid order, and says which', () => {
+    for (const status of ['paid', 'shipped', 'delivered']) expect(swapOrderRefusal('complete', 'swap', order(status))).toBeNull();
+    expect(swapOrderRefusal('complete', 'swap', order('awaiting_payment'))).toEqual({
+      code: 'swap_order_unpaid',
+      message: "The swap's order GTS-ABCDEFGHJK is not paid yet: complete the swap once it is.",
+    });
+    expect(swapOrderRefusal('complete', 'swap', order('payment_reported'))?.code).toBe('swap_order_unpaid');
+    expect(swapOrderRefusal('complete', 'swap', null)).toEqual({
+      code: 'swap_order_unpaid',
+      message: 'The shopper has not ordered this swap yet: complete it once its order is paid.',
+    });
+    expect(swapOrderRefusal('complete', 'swap', order('expired'))).toEqual({
+      code: 'swap_order_unpaid',
+      message: "The swap's order GTS-ABCDEFGHJK is expired: complete the swap once a new order of it is paid.",
+    });
+    expect(swapOrderRefusal('complete', 'swap', order('cancelled'))?.code).toBe('swap_order_unpaid');
+  });
+
+  it('the other moves are the state machine’s alone', () => {
+    for (const move of ['contact', 'offer', 'accept', 'decline'] as const)
+      expect(swapOrderRefusal(move, 'swap', order('awaiting_payment'))).toBeNull();
   });
 });

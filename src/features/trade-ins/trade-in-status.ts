@@ -7,7 +7,12 @@
  *    └───────────offer──────────────────▶    │  ▲  └──decline (shopper)──▶ declined ──offer (a new one)──┘
  *                                            └──┘ offer (a revised one)
  *   close: from any state but completed and closed (the admin ends it, with a reason)
+ *
+ * A swap's order adds two rules (swapOrderRefusal()): no close while an order holding its credit
+ * is open, and no complete before that order is paid.
  */
+import { CLOSED_WITHOUT_SALE, type OrderStatus, PAID_FOR } from '../orders/order-status.ts';
+
 export const TRADE_IN_STATUSES = ['new', 'contacted', 'offer_made', 'accepted', 'declined', 'completed', 'closed'] as const;
 export type TradeInStatus = (typeof TRADE_IN_STATUSES)[number];
 
@@ -57,6 +62,49 @@ export function nextTradeInStatus(from: TradeInStatus, move: TradeInMove, actor:
 /** The moves `actor` may make from `from` (what the screens offer). */
 export function movesFrom(from: TradeInStatus, actor: TradeInActor): TradeInMove[] {
   return TRADE_IN_MOVES.filter((move) => nextTradeInStatus(from, move, actor).ok);
+}
+
+/** A swap's order as the request sees it: its number and status (an OrderStatus). */
+export interface SwapOrderRef {
+  number: string;
+  status: string;
+}
+
+const among = (statuses: readonly OrderStatus[], order: SwapOrderRef | null) =>
+  order !== null && (statuses as readonly string[]).includes(order.status);
+
+/**
+ * What a swap's order forbids of the admin's moves, beyond the state machine: the credit lives on
+ * the order, so the request cannot end while an order holding it is open (closing it would leave
+ * a discount the shopper can still pay for without trading anything in), and a swap is complete
+ * only once its order is paid (completed earlier, the order could still be cancelled or expire and
+ * take the shopper's credit with it). Null when the move may go ahead. The Worker holds to it in
+ * the move's own write, and answers with it when that write is refused (functions/trade-ins/move.ts);
+ * the admin's screen hides the move and says why.
+ */
+export function swapOrderRefusal(
+  move: TradeInMove,
+  wantKind: 'cash' | 'swap',
+  order: SwapOrderRef | null,
+): { code: 'swap_order_open' | 'swap_order_unpaid'; message: string } | null {
+  if (wantKind !== 'swap') return null;
+  if (move === 'close' && order !== null && !among(CLOSED_WITHOUT_SALE, order)) {
+    return {
+      code: 'swap_order_open',
+      message: `The swap's order ${order.number} is still open and holds the credit: cancel that order first, then close the request.`,
+    };
+  }
+  if (move === 'complete' && !among(PAID_FOR, order)) {
+    return {
+      code: 'swap_order_unpaid',
+      message: !order
+        ? 'The shopper has not ordered this swap yet: complete it once its order is paid.'
+        : among(CLOSED_WITHOUT_SALE, order)
+          ? `The swap's order ${order.number} is ${order.status}: complete the swap once a new order of it is paid.`
+          : `The swap's order ${order.number} is not paid yet: complete the swap once it is.`,
+    };
+  }
+  return null;
 }
 
 /** Nothing more happens to it. */

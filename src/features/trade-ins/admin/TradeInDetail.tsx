@@ -5,7 +5,13 @@ import { formatNaira, nairaToKobo, plainNaira } from '../../../lib/money.ts';
 import { formatLagosTime } from '../../../lib/time.ts';
 import { categoryLabel } from '../../catalogue/categories.ts';
 import { BATTERY_HEALTH_LABELS, CONDITION_QUESTIONS, type ConditionQuestion, type TradeInView } from '../trade-in.ts';
-import { type AdminTradeInMove, ADMIN_TRADE_IN_MOVES, movesFrom, TRADE_IN_STATUS_LABELS } from '../trade-in-status.ts';
+import {
+  type AdminTradeInMove,
+  ADMIN_TRADE_IN_MOVES,
+  movesFrom,
+  swapOrderRefusal,
+  TRADE_IN_STATUS_LABELS,
+} from '../trade-in-status.ts';
 import { adminTradeInApi, type AdminTradeInDetail, moveTradeInSchema } from './admin-trade-in-api.ts';
 import type { AdminRoute } from '../../admin/admin-route.ts';
 import { AdminLink } from '../../admin/admin-router.tsx';
@@ -51,13 +57,22 @@ function TradeInDetailView({ detail, outcome }: { detail: AdminTradeInDetail; ou
 
       <MoveActions
         detail={detail}
-        allowed={allowedMoves(t.status)}
+        allowed={allowedMoves(t)}
         moves={TRADE_IN_MOVES}
-        none={`No further moves: the request is ${TRADE_IN_STATUS_LABELS[t.status].toLowerCase()}.`}
+        none={
+          heldBySwapOrder(t).length > 0
+            ? 'No move for now: the swap waits on its order.'
+            : `No further moves: the request is ${TRADE_IN_STATUS_LABELS[t.status].toLowerCase()}.`
+        }
         statusId="admin-trade-in-status"
         failed="The request could not be changed. Please try again."
         {...outcome}
       />
+      {heldBySwapOrder(t).map((refusal) => (
+        <p key={refusal.code} className="admin-note">
+          {refusal.message}
+        </p>
+      ))}
 
       <div className="admin-order__grid admin-trade-in__grid">
         <section className="card admin-block" aria-labelledby="trade-in-want">
@@ -328,10 +343,22 @@ const TRADE_IN_MOVES: Record<AdminTradeInMove, Move<Detail>> = {
   }),
 };
 
-/** The moves the request's status allows the admin now, in the order their buttons show. */
-function allowedMoves(status: TradeInView['status']): AdminTradeInMove[] {
-  const allowed = movesFrom(status, 'admin');
-  return ADMIN_TRADE_IN_MOVES.filter((move) => allowed.includes(move));
+/**
+ * The moves the request allows the admin now, in the order their buttons show: its status's, less
+ * those a swap's order holds back (heldBySwapOrder() says why).
+ */
+function allowedMoves(t: TradeInView): AdminTradeInMove[] {
+  const allowed = movesFrom(t.status, 'admin');
+  return ADMIN_TRADE_IN_MOVES.filter((move) => allowed.includes(move) && !swapOrderRefusal(move, t.want.kind, t.order));
+}
+
+/** Why a move the status allows is held back by the swap's order (its credit lives there). */
+function heldBySwapOrder(t: TradeInView) {
+  const allowed = movesFrom(t.status, 'admin');
+  return ADMIN_TRADE_IN_MOVES.flatMap((move) => {
+    const refusal = allowed.includes(move) ? swapOrderRefusal(move, t.want.kind, t.order) : null;
+    return refusal ? [refusal] : [];
+  });
 }
 
 /** While an offer is typed for a swap: the product's price now, and what the shopper would pay on top. */
