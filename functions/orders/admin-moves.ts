@@ -5,17 +5,20 @@ import type {
   confirmPaymentSchema,
   shipOrderSchema,
 } from '../../src/features/orders/admin/admin-order-api.ts';
-import type { OrderEvent } from '../../src/features/orders/order-status.ts';
+import { adminPaymentEvent, type OrderEvent } from '../../src/features/orders/order-status.ts';
 import { formatNaira, nairaToKobo } from '../../src/lib/money.ts';
 import { auditStatement, type Changes } from '../platform/audit.ts';
 import type { Db } from '../platform/db.ts';
 import { ApiError } from '../platform/errors.ts';
-import { type OrderRow, orders, paymentAccounts, providerPayments, type UserRow } from '../platform/schema.ts';
+import { CHECKS, type OrderRow, orders, paymentAccounts, providerPayments, type UserRow } from '../platform/schema.ts';
+import { lostTheRace } from '../platform/compare-and-set.ts';
+import { creditStillThisOrders, isStockShortage, linesStillOnSale } from './late-payment.ts';
 import type { Config } from '../env.ts';
 import { type AllowedMove, changeOrderStatus, type MoveParts, type OrderMoveColumns } from './move.ts';
 
 /**
- * The moves an admin makes on an order (confirm the transfer, ship, deliver, cancel): each the
+ * The moves an admin makes on an order (confirm the transfer, on time or after the order expired;
+ * ship, deliver, cancel): each the
  * state machine's move (functions/orders/move.ts, which judges it once) with the admin's own
  * rules and columns, made only on the version the admin saw, and audited in the move's batch.
  */
@@ -118,8 +121,11 @@ export async function moveOrderAsAdmin(
 ): Promise<OrderRow> {
   if (orderVersion(order) !== move.body.version) throw orderChanged();
   const at = new Date(Math.floor(now.getTime() / 1000) * 1000);
+  const event = move.action === 'confirm_payment' ? adminPaymentEvent(order.status) : EVENTS[move.action];
+  const late = event === 'accept_late_payment';
+  if (late && !(await linesStillOnSale(db, order.id))) throw lateRefused('late_payment_unsellable');
   try {
-    return await changeOrderStatus(db, config, order, EVENTS[move.action], 'admin', {
+    return await changeOrderStatus(db, config, order, event, 'admin', {
       note: move.action === 'cancel' ? move.body.reason : undefined,
       now,
       expectedTransitionId: order.lastTransitionId,
@@ -131,6 +137,7 @@ export async function moveOrderAsAdmin(
           also: (won) => [
             auditStatement(db, admin, 'order', order.number, move.action, changes, won),
             ...(set.paymentReceived != null ? sharedAccountPayment(db, config, order, set.paymentReceived, at, won) : []),
+            ...(late ? creditStillThisOrders(db, order, won) : []),
           ],
         };
       },
@@ -138,8 +145,24 @@ export async function moveOrderAsAdmin(
   } catch (err) {
     // Lost the compare-and-set: the order moved since it was read.
     if (err instanceof ApiError && err.code === 'order_changed') throw orderChanged();
+    if (late && isStockShortage(err)) throw lateRefused('late_payment_out_of_stock');
+    if (late && lostTheRace(err, CHECKS.tradeInsVersionPositive)) throw lateRefused('late_payment_credit_spent');
     throw err;
   }
+}
+
+const LATE_REFUSALS = {
+  late_payment_unsellable: 'A product of this order is no longer on sale as it was ordered',
+  late_payment_out_of_stock: 'Its units were sold after the order expired',
+  late_payment_credit_spent: 'Its swap was ordered again after it expired, and that order holds the trade-in credit',
+} as const;
+
+/**
+ * A late transfer that cannot revive the expired order: nothing is written (the order stays
+ * expired, its units on sale), and the admin refunds the shopper from the bank.
+ */
+function lateRefused(code: keyof typeof LATE_REFUSALS) {
+  return new ApiError(409, code, `${LATE_REFUSALS[code]}: the order stays expired. Refund the transfer to the shopper.`);
 }
 
 /**

@@ -1,24 +1,14 @@
-import { and, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { formatNaira } from '../../src/lib/money.ts';
 import type { PaymentOutcome, PaymentProviderId } from '../../src/features/orders/payments.ts';
 import type { Config } from '../env.ts';
 import { changeOrderStatus, reloadOrder } from '../orders/move.ts';
-import { lostTheRace, unlessChanged } from '../platform/compare-and-set.ts';
-import { constraintViolation } from '../platform/constraint-errors.ts';
+import { lostTheRace } from '../platform/compare-and-set.ts';
 import type { Db } from '../platform/db.ts';
 import { ApiError } from '../platform/errors.ts';
-import {
-  CHECKS,
-  orderLines,
-  orders,
-  paymentAccounts,
-  products,
-  productVariants,
-  providerPayments,
-  tradeIns,
-  type OrderRow,
-} from '../platform/schema.ts';
+import { CHECKS, orders, paymentAccounts, providerPayments, type OrderRow } from '../platform/schema.ts';
 import type { ReportedPayment } from './provider.ts';
+import { creditStillThisOrders, isStockShortage, linesStillOnSale } from '../orders/late-payment.ts';
 
 /**
  * A payment the provider reported (its webhook, or the reconciliation job), applied once
@@ -208,57 +198,4 @@ async function judge(
     case 'cancelled':
       return settle('refund', payment.amount);
   }
-}
-
-/**
- * A swap order paid after it expired takes its trade-in's credit back only if that credit is still
- * its own: the trade-in still accepted and pointing at this order. Once the order expired the
- * shopper may have placed the swap again (functions/trade-ins/order.ts), and that order holds the
- * credit now; reviving this one too would spend one trade-in on two orders. The guard is a
- * statement in the move's own batch (the trade-in's version set to 0, which its CHECK refuses), so
- * a swap order placed at the same moment cannot slip between a read and the move; the payment is
- * then flagged for refund like one whose units are gone.
- */
-function creditStillThisOrders(db: Db, order: OrderRow, won: SQL) {
-  if (order.tradeInReference === null) return [];
-  return [
-    db
-      .update(tradeIns)
-      .set({
-        version: unlessChanged(
-          sql`${tradeIns.orderId} = ${order.id} AND ${tradeIns.status} = 'accepted'`,
-          sql`${tradeIns.version}`,
-          0,
-        ),
-      })
-      .where(and(eq(tradeIns.reference, order.tradeInReference), won)),
-  ];
-}
-
-/** Every line of the order still names a product on sale (and its variant, when it had one). */
-async function linesStillOnSale(db: Db, orderId: string): Promise<boolean> {
-  const lines = await db.select().from(orderLines).where(eq(orderLines.orderId, orderId));
-  if (lines.length === 0) return false;
-  const ids = [...new Set(lines.map((l) => l.productId))];
-  const [found, variants] = await Promise.all([
-    db.select({ id: products.id, active: products.active }).from(products).where(inArray(products.id, ids)),
-    db
-      .select({ productId: productVariants.productId, id: productVariants.id })
-      .from(productVariants)
-      .where(or(...ids.map((id) => eq(productVariants.productId, id)))),
-  ]);
-  return lines.every((line) => {
-    const product = found.find((p) => p.id === line.productId);
-    if (!product?.active) return false;
-    const productVariantIds = variants.filter((v) => v.productId === line.productId).map((v) => v.id);
-    return line.variantId === '' ? productVariantIds.length === 0 : productVariantIds.includes(line.variantId);
-  });
-}
-
-function isStockShortage(err: unknown): boolean {
-  const violation = constraintViolation(err);
-  return (
-    violation?.kind === 'check' &&
-    (violation.name === CHECKS.productsStockNotNegative || violation.name === CHECKS.variantsStockNotNegative)
-  );
 }

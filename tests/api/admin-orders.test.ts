@@ -11,7 +11,18 @@ import { formatNaira } from '../../src/lib/money.ts';
 import type { Browser } from './account-helpers.ts';
 import { signedInAdmin } from './admin-helpers.ts';
 import { api, postJson, type ErrorJson } from './client.ts';
-import { customer, emailsOf, eventsOf, line, orderRow, placeOrder, PS5, setStock, stockOf } from './orders-helpers.ts';
+import {
+  customer,
+  emailsOf,
+  eventsOf,
+  line,
+  makeOverdue,
+  orderRow,
+  placeOrder,
+  PS5,
+  setStock,
+  stockOf,
+} from './orders-helpers.ts';
 
 let admin: { browser: Browser; email: string; id: string };
 
@@ -349,6 +360,85 @@ describe('POST /api/admin/orders/:number/…', () => {
     expect(paid.order.status).toBe('paid');
     expect(paid.payment?.received).toBe(placed.order.total);
     expect((await shopperView(placed)).status).toBe('paid');
+  });
+
+  describe('a transfer found on the statement after the order expired', () => {
+    /** An order whose hold ran out, expired as the shopper looks at it: its units are back on sale. */
+    async function expiredOrder(label: string) {
+      const placed = await orderFor(label);
+      await makeOverdue(placed.order.number);
+      expect((await shopperView(placed)).status).toBe('expired');
+      return placed;
+    }
+    const confirmLate = async (placed: PlacedOrder) =>
+      move(placed.order.number, 'confirm-payment', {
+        version: (await detail(placed.order.number)).version,
+        amountReceivedNaira: naira(placed.order.total),
+        bankReference: 'NIP-LATE-0001',
+      });
+
+    it('revives it as paid: its units taken again, the money recorded, the shopper told', async () => {
+      const placed = await expiredOrder('late');
+      const { number, total } = placed.order;
+      const stock = await stockOf(PS5.id, PS5.variant);
+      const response = await confirmLate(placed);
+      expect(response.status, await response.clone().text()).toBe(200);
+      expect(adminOrderDetailSchema.parse(await response.json()).order.status).toBe('paid');
+      expect(await stockOf(PS5.id, PS5.variant)).toBe(stock - 1);
+      expect((await eventsOf(number)).map((e) => [e.from, e.to, e.actor])).toEqual([
+        [null, 'awaiting_payment', 'customer'],
+        ['awaiting_payment', 'expired', 'system'],
+        ['expired', 'paid', 'admin'],
+      ]);
+      expect(await orderRow(number)).toMatchObject({ payment_received_kobo: total, payment_reference: 'NIP-LATE-0001' });
+      const payment = await env.DB.prepare(
+        'select provider, via, outcome, amount_kobo as amount from provider_payments where order_id = (select id from orders where number = ?)',
+      )
+        .bind(number)
+        .first();
+      expect(payment).toEqual({ provider: 'store_account', via: 'admin', outcome: 'paid', amount: total });
+      expect((await emailsOf(number)).at(-1)!.subject).toContain('paid');
+      expect((await shopperView(placed)).status).toBe('paid');
+    });
+
+    it('its units sold meanwhile: 409 saying to refund, and nothing changes', async () => {
+      const placed = await expiredOrder('late-sold');
+      const stock = await stockOf(PS5.id, PS5.variant);
+      await setStock(PS5.id, 0, PS5.variant);
+      try {
+        const refused = await confirmLate(placed);
+        expect(refused.status).toBe(409);
+        const { error } = await refused.json<ErrorJson>();
+        expect(error).toMatchObject({
+          code: 'late_payment_out_of_stock',
+          message: expect.stringContaining('Refund the transfer'),
+        });
+        expect(await stockOf(PS5.id, PS5.variant)).toBe(0);
+        expect((await orderRow(placed.order.number)).status).toBe('expired');
+        expect(await auditRows(placed.order.number)).toEqual([]);
+        const payments = await env.DB.prepare(
+          'select count(*) as n from provider_payments where order_id = (select id from orders where number = ?)',
+        )
+          .bind(placed.order.number)
+          .first<{ n: number }>();
+        expect(payments!.n).toBe(0);
+      } finally {
+        await setStock(PS5.id, stock, PS5.variant);
+      }
+    });
+
+    it('its product taken off sale: 409 saying to refund, and nothing changes', async () => {
+      const placed = await expiredOrder('late-gone');
+      await env.DB.prepare('update products set active = 0 where id = ?').bind(PS5.id).run();
+      try {
+        const refused = await confirmLate(placed);
+        expect(refused.status).toBe(409);
+        expect((await refused.json<ErrorJson>()).error.code).toBe('late_payment_unsellable');
+        expect((await orderRow(placed.order.number)).status).toBe('expired');
+      } finally {
+        await env.DB.prepare('update products set active = 1 where id = ?').bind(PS5.id).run();
+      }
+    });
   });
 
   it("refuses an amount below the order's total with 400 naming amountReceivedNaira and the total, changing nothing", async () => {

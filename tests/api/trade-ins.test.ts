@@ -763,6 +763,39 @@ describe('an accepted swap becomes an order', () => {
     });
   });
 
+  it('a transfer found late for an expired swap order that was ordered again: 409, the credit stays with the new order', async () => {
+    const { reference, email } = await acceptedSwap();
+    const order = async () => {
+      const response = await shopper().post(`/trade-ins/${reference}/order`, {
+        email,
+        idempotencyKey: newKey(),
+        customer: details(email),
+      });
+      expect(response.status, await response.clone().text()).toBe(201);
+      return (await response.json()) as PlacedOrder;
+    };
+    const first = await order();
+    await makeOverdue(first.order.number);
+    const read = await shopper().get(`/orders/${first.order.number}`, { authorization: `Bearer ${first.accessToken}` });
+    expect(((await read.json()) as { order: { status: string } }).order.status).toBe('expired');
+    const second = await order();
+
+    const { version } = (await (await admin.get(`/admin/orders/${first.order.number}`)).json()) as { version: string };
+    const late = await admin.post(`/admin/orders/${first.order.number}/confirm-payment`, {
+      version,
+      amountReceivedNaira: first.order.total / 100,
+      bankReference: 'NIP-LATE-SWAP',
+    });
+    expect((await refusal(late, 409)).code).toBe('late_payment_credit_spent');
+    const statuses = await env.DB.prepare('select number, status from orders where trade_in_reference = ? order by number')
+      .bind(reference)
+      .all<{ number: string; status: string }>();
+    expect(Object.fromEntries(statuses.results.map((r) => [r.number, r.status]))).toEqual({
+      [first.order.number]: 'expired',
+      [second.order.number]: 'awaiting_payment',
+    });
+  });
+
   describe('paid after it expired (a payment provider confirms transfers: decision 023)', () => {
     /** A shopper on a store whose orders get their own account, paid through the provider's stand-in. */
     const payingShopper = () => new Browser(ORIGIN, { RATE_LIMIT_TRADE_IN: '10000/60', PAYMENTS_STANDIN: 'true' });

@@ -492,6 +492,35 @@ test("two admins on one order: the second's confirmation gets the server's confl
 
 // ── Subscribers ──────────────────────────────────────────────────────────────────────────────
 
+test('a transfer found on the statement after the order expired: the admin confirms it late, and the order is paid again', async ({
+  page,
+  db,
+  browser,
+  baseURL,
+}) => {
+  const shopper = await otherBrowser(browser, baseURL);
+  const customer: TestUser = { email: newEmail('late'), password: '', name: 'Bola Ade' };
+  const number = await placeOrderAs(shopper, customer, TV.id);
+  await shopper.context().close();
+  const stock = db.stockOf(TV.id);
+  // The hold ran out: the admin's look at the order expires it, and its unit goes back on sale.
+  db.query(`update orders set expires_at = unixepoch() - 60 where number = '${number}'`);
+
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await openAdmin(page, `/admin?tab=orders&order=${number}`);
+  await expect(page.locator('.admin-order__status')).toContainText('Expired');
+  expect(db.stockOf(TV.id)).toBe(stock + 1);
+  await expect(page.getByRole('button', { name: 'Confirm payment', exact: true })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Confirm late payment' }).click();
+  const confirm = page.getByRole('dialog', { name: `Confirm late payment for ${number}` });
+  await expect(confirm).toContainText('The order expired and its items went back on sale.');
+  await confirm.getByLabel('Bank reference').fill('NIP-LATE-0001');
+  await confirm.getByRole('button', { name: 'Confirm payment' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(page.locator('.admin-order__status')).toContainText('Paid, being packed');
+  expect(db.stockOf(TV.id)).toBe(stock);
+});
+
 test('a shopper subscribes in the footer; the admin finds the address and exports it in the CSV', async ({
   page,
   browser,

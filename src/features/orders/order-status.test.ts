@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  adminPaymentEvent,
   awaitsPayment,
   expiresByClock,
   isClosedWithoutSale,
@@ -42,7 +43,7 @@ const EXPECTED: Record<
     deliver: [F, X, F, F],
     cancel: ['cancelled', 'cancelled', F, F],
     expire: [F, F, 'expired', F],
-    accept_late_payment: [F, F, F, X],
+    accept_late_payment: [F, X, F, X],
   },
   payment_reported: {
     report_payment: [X, F, F, F],
@@ -53,7 +54,7 @@ const EXPECTED: Record<
     cancel: [F, 'cancelled', F, F],
     // Decision 007, amended: a report nobody confirms within PAYMENT_REPORT_HOLD_HOURS expires too.
     expire: [F, F, 'expired', F],
-    accept_late_payment: [F, F, F, X],
+    accept_late_payment: [F, X, F, X],
   },
   paid: {
     report_payment: [X, F, F, F],
@@ -62,7 +63,7 @@ const EXPECTED: Record<
     deliver: [F, X, F, F],
     cancel: [F, 'cancelled', F, F],
     expire: [F, F, X, F],
-    accept_late_payment: [F, F, F, X],
+    accept_late_payment: [F, X, F, X],
   },
   shipped: {
     report_payment: [X, F, F, F],
@@ -71,7 +72,7 @@ const EXPECTED: Record<
     deliver: [F, 'delivered', F, F],
     cancel: [F, X, F, F],
     expire: [F, F, X, F],
-    accept_late_payment: [F, F, F, X],
+    accept_late_payment: [F, X, F, X],
   },
   delivered: {
     report_payment: [X, F, F, F],
@@ -80,7 +81,7 @@ const EXPECTED: Record<
     deliver: [F, X, F, F],
     cancel: [F, X, F, F],
     expire: [F, F, X, F],
-    accept_late_payment: [F, F, F, X],
+    accept_late_payment: [F, X, F, X],
   },
   cancelled: {
     report_payment: [X, F, F, F],
@@ -89,7 +90,7 @@ const EXPECTED: Record<
     deliver: [F, X, F, F],
     cancel: [F, X, F, F],
     expire: [F, F, X, F],
-    accept_late_payment: [F, F, F, X],
+    accept_late_payment: [F, X, F, X],
   },
   expired: {
     // Money that lands after the expiry: paid if the stock can be taken again (the move's batch).
@@ -99,7 +100,8 @@ const EXPECTED: Record<
     deliver: [F, X, F, F],
     cancel: [F, X, F, F],
     expire: [F, F, X, F],
-    accept_late_payment: [F, F, F, 'paid'],
+    // A transfer found after expiry: the provider's webhook, or an admin reading the shared account's statement.
+    accept_late_payment: [F, 'paid', F, 'paid'],
   },
 };
 
@@ -208,5 +210,21 @@ describe('status helpers', () => {
 
   it('counts cancelled and expired orders as closed without a sale', () => {
     expect(STATUSES.filter(isClosedWithoutSale)).toEqual(['cancelled', 'expired']);
+  });
+});
+
+describe("an admin's Confirm payment", () => {
+  it('pays an unpaid order, and revives an expired one (a transfer found late on the statement)', () => {
+    expect(adminPaymentEvent('awaiting_payment')).toBe('confirm_payment');
+    expect(adminPaymentEvent('payment_reported')).toBe('confirm_payment');
+    expect(adminPaymentEvent('expired')).toBe('accept_late_payment');
+    expect(nextStatus('expired', adminPaymentEvent('expired'), 'admin')).toMatchObject({
+      ok: true,
+      to: 'paid',
+      takesStock: true,
+    });
+    // Nothing else: a cancelled order's transfer is refunded, a paid one's is extra.
+    for (const status of ['paid', 'shipped', 'delivered', 'cancelled'] as const)
+      expect(nextStatus(status, adminPaymentEvent(status), 'admin').ok).toBe(false);
   });
 });

@@ -59,8 +59,17 @@ const MOVES: Record<OrderEvent, Move> = {
   expire: { from: ['awaiting_payment', 'payment_reported'], to: 'expired', by: ['system'] },
   // The full amount arrived after the order expired: paid, if its stock can be taken again (the
   // move's batch takes it; functions/payments/apply.ts), else the money is flagged for a refund.
-  accept_late_payment: { from: ['expired'], to: 'paid', by: ['provider'] },
+  // An admin makes it for a transfer found late on the shared account's statement.
+  accept_late_payment: { from: ['expired'], to: 'paid', by: ['provider', 'admin'] },
 };
+
+/**
+ * The event of an admin's "Confirm payment": the transfer found on the statement pays an order
+ * waiting for it, or, after the order expired, revives it (its units taken again, if still there).
+ */
+export function adminPaymentEvent(status: OrderStatus): 'confirm_payment' | 'accept_late_payment' {
+  return status === 'expired' ? 'accept_late_payment' : 'confirm_payment';
+}
 
 /** A customer may only cancel an order they have not yet reported paying for. */
 const CUSTOMER_CANCELLABLE: readonly OrderStatus[] = ['awaiting_payment'];

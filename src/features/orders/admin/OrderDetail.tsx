@@ -1,7 +1,7 @@
 import { formatNaira, nairaToKobo, plainNaira } from '../../../lib/money.ts';
 import { formatLagosTime } from '../../../lib/time.ts';
 import { DELIVERY_LABELS } from '../delivery.ts';
-import { nextStatus, type OrderEvent, statusText } from '../order-status.ts';
+import { adminPaymentEvent, nextStatus, type OrderEvent, type OrderStatus, statusText } from '../order-status.ts';
 import { OrderLines, OrderStatusBadge, PlacedOrderTotals } from '../OrderParts.tsx';
 import {
   adminOrderApi,
@@ -189,18 +189,30 @@ function OrderView({ detail, outcome }: { detail: AdminOrderDetail; outcome: Mov
 type OrderMove = 'confirm' | 'ship' | 'deliver' | 'cancel';
 
 /** Each move's event in the order's state machine: a move is offered when the status allows its event. */
-const EVENTS: Record<OrderMove, OrderEvent> = { confirm: 'confirm_payment', ship: 'ship', deliver: 'deliver', cancel: 'cancel' };
+const EVENTS: Record<OrderMove, (status: OrderStatus) => OrderEvent> = {
+  // After expiry, a transfer found late on the statement revives the order (if its units are still there).
+  confirm: adminPaymentEvent,
+  ship: () => 'ship',
+  deliver: () => 'deliver',
+  cancel: () => 'cancel',
+};
 
 /** The admin's moves on an order, in the order their buttons show. */
 const ORDER_MOVES: Record<OrderMove, Move<AdminOrderDetail>> = {
   confirm: defineMove({
-    label: () => 'Confirm payment',
-    title: ({ order }) => `Confirm payment for ${order.number}`,
+    label: ({ order }) => (order.status === 'expired' ? 'Confirm late payment' : 'Confirm payment'),
+    title: ({ order }) => `Confirm ${order.status === 'expired' ? 'late ' : ''}payment for ${order.number}`,
     confirm: 'Confirm payment',
     schema: confirmPaymentSchema,
     defaults: ({ version, order }) => ({ version, amountReceivedNaira: Number(plainNaira(order.total)), bankReference: '' }),
     body: (form, { order }) => (
       <>
+        {order.status === 'expired' && (
+          <p>
+            The order expired and its items went back on sale. Confirming pays it and takes its items again, if they are still in
+            stock; if not, nothing changes and you refund the transfer.
+          </p>
+        )}
         <p>
           The order's total is <strong>{formatNaira(order.total)}</strong>. Enter what the bank statement shows arrived.
         </p>
@@ -292,7 +304,7 @@ const ORDER_MOVES: Record<OrderMove, Move<AdminOrderDetail>> = {
 
 /** The moves the order's status allows the admin now. */
 function allowedMoves(status: AdminOrderDetail['order']['status']): OrderMove[] {
-  return (Object.keys(EVENTS) as OrderMove[]).filter((move) => nextStatus(status, EVENTS[move], 'admin').ok);
+  return (Object.keys(EVENTS) as OrderMove[]).filter((move) => nextStatus(status, EVENTS[move](status), 'admin').ok);
 }
 
 /**
