@@ -67,8 +67,8 @@ export async function signedInUser(
   return { email, password, name };
 }
 
-/** Places an order for one unit of a product through the API as the signed-in user; answers its number. */
-export async function placeOrderAs(page: Page, user: TestUser, productId: string): Promise<string> {
+/** Places an order for one unit of a product through the API as the signed-in user (delivered, or `pickup`); answers its number. */
+export async function placeOrderAs(page: Page, user: TestUser, productId: string, { pickup = false } = {}): Promise<string> {
   const product = await page.request.get(`/api/products/${productId}`);
   expect(product.status()).toBe(200);
   const { price, variants } = productApi.get.response.parse(await product.json());
@@ -76,14 +76,16 @@ export async function placeOrderAs(page: Page, user: TestUser, productId: string
   const [first] = variants;
   const response = await apiPost(page, '/api/orders', {
     idempotencyKey: `e2e-${crypto.randomUUID()}`,
-    customer: {
-      name: user.name,
-      email: user.email,
-      phone: '0803 123 4567',
-      address: '12 Allen Avenue',
-      city: 'Ikeja',
-      state: 'Lagos',
-    },
+    customer: pickup
+      ? { delivery: 'pickup', name: user.name, email: user.email, phone: '0803 123 4567' }
+      : {
+          name: user.name,
+          email: user.email,
+          phone: '0803 123 4567',
+          address: '12 Allen Avenue',
+          city: 'Ikeja',
+          state: 'Lagos',
+        },
     lines: [{ productId, variant: first?.id ?? '', quantity: 1, price: first?.price ?? price }],
   });
   expect(response.status(), await response.text()).toBe(201);
@@ -94,9 +96,13 @@ export async function placeOrderAs(page: Page, user: TestUser, productId: string
  * An unpaid guest order placed through the API (as the checkout does) under a fresh e-mail, for
  * /track: its number and that e-mail. The page must not be signed in.
  */
-export async function placeGuestOrder(page: Page, productId: string): Promise<{ number: string; email: string }> {
+export async function placeGuestOrder(
+  page: Page,
+  productId: string,
+  options: { pickup?: boolean } = {},
+): Promise<{ number: string; email: string }> {
   const email = `guest-${crypto.randomUUID().slice(0, 12)}@example.com`;
-  return { number: await placeOrderAs(page, { name: 'Ada Obi', email, password: '' }, productId), email };
+  return { number: await placeOrderAs(page, { name: 'Ada Obi', email, password: '' }, productId, options), email };
 }
 
 /** Moves an order to delivered, as an admin would (straight in D1: quicker than the admin screens, which admin-journey.spec.ts drives). */

@@ -131,6 +131,25 @@ test('paid while the checkout is open: the cart is empty at once, also for a sho
   await expect(page.getByTestId('last-order')).toContainText('We have your payment');
 });
 
+test("after I Have Made Payment the success step closes by itself; /cart's notice turns paid when the transfer lands", async ({
+  page,
+}) => {
+  const { number } = await orderCharger(page, `reported-${Date.now()}@example.com`);
+  await checkout(page).getByRole('button', { name: 'I Have Made Payment' }).click();
+  await expect(checkout(page).getByRole('heading', { name: 'Payment noted' })).toBeVisible();
+  // The spec's success step shows for 5 seconds, then the checkout closes; the cart is empty and keeps the order.
+  await expect(checkout(page)).toBeHidden({ timeout: 10_000 });
+  const last = page.getByTestId('last-order');
+  await expect(last.getByRole('heading', { name: `Order ${number} placed` })).toBeVisible();
+  await expect(last.locator('[data-last="own-account"]')).toBeVisible();
+
+  // The money lands (the shopper's bank was slow): the notice says so by itself, heading and all.
+  expect((await pay(page, number)).webhook).toMatchObject({ outcome: 'paid' });
+  await expect(last).toContainText('We have your payment: there is nothing more to pay.', { timeout: 15_000 });
+  await expect(last.getByRole('heading', { name: `Order ${number} paid` })).toBeVisible();
+  await expect(last.locator('[data-last="own-account"]')).toBeHidden();
+});
+
 test('/track turns paid by itself while it is open, after a part payment shows what is still to pay', async ({ page }) => {
   const email = `track-watch-${Date.now()}@example.com`;
   const { number } = await orderCharger(page, email);

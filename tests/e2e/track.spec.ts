@@ -58,6 +58,24 @@ test('an empty lookup names both fields and puts focus on the first; a found ord
   await expect(page.getByRole('region', { name: `Order ${order.number}` })).toHaveCount(0);
 });
 
+test('a pick-up order says where to collect it; a delivered one, where it goes', async ({ page }) => {
+  for (const [pickup, heading, text] of [
+    [true, 'Pick-up', 'To collect at the GTS store, 23 Otigba Street, Computer Village, Ikeja, Lagos'],
+    [false, 'Delivery', '12 Allen Avenue, Ikeja, Lagos'],
+  ] as const) {
+    const order = await placeGuestOrder(page, CHARGER, { pickup });
+    await page.goto('/track');
+    await islandsHydrated(page);
+    await page.getByLabel('Order number').fill(order.number);
+    await page.getByLabel('Email used at checkout').fill(order.email);
+    await page.getByRole('button', { name: 'Track Order' }).click();
+    const result = page.getByRole('region', { name: `Order ${order.number}` });
+    await expect(result.getByRole('heading', { name: heading, exact: true })).toBeVisible();
+    await expect(result).toContainText(text);
+    await expect(result).not.toContainText(', ,');
+  }
+});
+
 test('a lookup that cannot reach the store says so, and keeps what was typed', async ({ page }) => {
   await page.goto('/track');
   await islandsHydrated(page);

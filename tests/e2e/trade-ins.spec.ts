@@ -110,6 +110,8 @@ test('a guest swaps a phone: request with a photo, the admin’s offer, accepted
   baseURL,
   db,
 }) => {
+  // The whole life of a swap across two browsers (request, offer, answer, order, payment, completion).
+  test.slow();
   const email = `swap-${Date.now().toString(36)}@example.com`;
   await openTradeInForm(page);
   await fillSwapRequest(page, email);
@@ -171,6 +173,11 @@ test('a guest swaps a phone: request with a photo, the admin’s offer, accepted
   const placed = card.getByRole('heading', { name: /^Your swap order GTS-/ });
   await expect(placed).toBeVisible();
   const number = ((await placed.textContent()) ?? '').replace('Your swap order ', '').trim();
+  // Part of the transfer lands in the order's own account: the card shows it by itself, and what is still to pay.
+  const part = await page.request.post('/api/test/paystack/pay', { data: { orderNumber: number, amountKobo: 10_000_000 } });
+  expect(part.status(), await part.text()).toBe(200);
+  await expect(card.locator('[data-field="Received so far"]')).toHaveText('₦100,000', { timeout: 15_000 });
+  await expect(card.getByRole('status').filter({ hasText: `Order ${number} is placed` })).toContainText('₦449,000');
   await admin.reload();
   await islandsHydrated(admin);
   await expect(admin.getByText(`The swap's order ${number} is still open and holds the credit`)).toBeVisible();
@@ -438,4 +445,59 @@ test('choosing a swap: no product chosen is said at the search, a product with e
   await expect(form.getByTestId('swap-price')).toHaveText(`Price now: ${PS5.price}`);
   await form.getByRole('button', { name: 'Choose another product' }).click();
   await expect(search).toBeFocused();
+});
+
+test('a swap whose order was cancelled shows that order, and the form to order the swap again', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  const email = `again-${Date.now().toString(36)}@example.com`;
+  const sent = await apiPost(page, '/api/trade-ins', {
+    device: { category: 'phones', brand: 'Apple', model: 'iPhone 12', storage: '128GB' },
+    condition: {
+      turnsOn: true,
+      screenCracked: false,
+      bodyDents: false,
+      batteryHealth: 'good',
+      accountRemoved: true,
+      originalBox: false,
+      notes: '',
+    },
+    want: { kind: 'swap', productId: 'sony-playstation-5-slim', variant: PS5.variant },
+    contact: { name: 'Chidi Okeke', email, phone: '0802 555 0199', state: 'Lagos' },
+  });
+  expect(sent.status(), await sent.text()).toBe(201);
+  const { reference } = ((await sent.json()) as { tradeIn: { reference: string } }).tradeIn;
+  const admin = await adminBrowser(browser, baseURL);
+  const { version } = (await (await admin.request.get(`/api/admin/trade-ins/${reference}`)).json()) as { version: number };
+  const offered = await apiPost(admin, `/api/admin/trade-ins/${reference}/move`, { version, move: 'offer', offerNaira: 300_000 });
+  expect(offered.status(), await offered.text()).toBe(200);
+  await admin.context().close();
+  const accepted = await apiPost(page, `/api/trade-ins/${reference}/respond`, { email, decision: 'accept', offer: 30_000_000 });
+  expect(accepted.status(), await accepted.text()).toBe(200);
+  const ordered = await apiPost(page, `/api/trade-ins/${reference}/order`, {
+    email,
+    idempotencyKey: `e2e-${crypto.randomUUID()}`,
+    customer: { delivery: 'pickup', name: 'Chidi Okeke', email, phone: '0802 555 0199' },
+  });
+  expect(ordered.status(), await ordered.text()).toBe(201);
+  const { order, accessToken } = (await ordered.json()) as { order: { number: string }; accessToken: string };
+  const cancelled = await page.request.post(`/api/orders/${order.number}/cancel`, {
+    headers: { authorization: `Bearer ${accessToken}`, origin: new URL(baseURL!).origin },
+  });
+  expect(cancelled.status(), await cancelled.text()).toBe(200);
+
+  await page.goto(`/sell-or-swap/status?ref=${reference}`);
+  await islandsHydrated(page);
+  await page.getByLabel('Email used on the request').fill(email);
+  await page.getByRole('button', { name: 'Find my request' }).click();
+  const card = page.getByRole('article', { name: `Trade-in ${reference}` });
+  await expect(card.getByTestId('trade-in-earlier-order')).toHaveText(
+    `Your swap order ${order.number} was cancelled: the credit is yours again, and you can order the swap once more below.`,
+  );
+  await card.getByText('Pick-up at our Ikeja store').click();
+  await card.getByRole('button', { name: 'Place the swap order' }).click();
+  await expect(card.getByRole('heading', { name: /^Your swap order GTS-/ })).not.toHaveText(`Your swap order ${order.number}`);
+  await expect(card.getByRole('heading', { name: /^Your swap order GTS-/ })).toBeVisible();
 });

@@ -13,7 +13,13 @@ import {
   rememberFinishedOrder,
 } from '../orders/checkout-store.browser.ts';
 import { copyFromButton } from '../orders/copy-detail.browser.ts';
-import { isClosedWithoutSale, showsPaymentDetails, statusBadge } from '../orders/order-status.ts';
+import {
+  isClosedWithoutSale,
+  ORDER_WATCH_MS,
+  type OrderStatus,
+  showsPaymentDetails,
+  statusBadge,
+} from '../orders/order-status.ts';
 import { DELIVERY_FEE as SHIPPING_FEE } from '../orders/delivery.ts';
 import { isOffline, onReconnect } from '../pwa/connection.browser.ts';
 import { enableNotifications, notificationsGranted } from '../pwa/notifications.browser.ts';
@@ -98,10 +104,9 @@ function cartPage(root: HTMLElement, checkoutHost: HTMLElement) {
   let lastNotice: { order: string; view: HTMLElement } | null = null;
   function lastOrderNotice(order: NonNullable<ReturnType<typeof lastOrderToShow>>): HTMLElement {
     const key = `${order.number} ${order.finishedAt}`;
-    if (lastNotice?.order !== key) {
-      lastNotice = { order: key, view: lastOrderView(order) };
-      void settleLastOrder(lastNotice.view, order);
-    }
+    if (lastNotice?.order !== key) lastNotice = { order: key, view: lastOrderView(order) };
+    // Watched while it is on the page and its transfer is still due (again if it comes back).
+    if (lastNotice.view.dataset.watch !== 'on') void settleLastOrder(lastNotice.view, order);
     return lastNotice.view;
   }
 
@@ -413,21 +418,51 @@ function lastOrderView(order: NonNullable<ReturnType<typeof lastOrderToShow>>): 
 }
 
 /**
+ * How often the finished order's notice asks again while its transfer is due: an order's own
+ * account confirms itself in seconds (as the checkout's payment step watches it); the shared
+ * account's transfer is confirmed by a person, in hours (as /track watches it).
+ */
+const SHARED_ACCOUNT_WATCH_MS = 45_000;
+
+/**
  * The finished order's notice asks for the transfer only while it is due: once the store has the
  * money, or the order ended unpaid, it says where the order stands instead (asked of the Worker
- * with the order's token, which never counts against the lookup limit). Offline or unanswered, the
- * notice stays as it was kept.
+ * with the order's token, which never counts against the lookup limit). It asks when it is built
+ * and then, while it is on the page and the transfer still due, every ORDER_WATCH_MS (own
+ * account) or SHARED_ACCOUNT_WATCH_MS, skipping while the tab is hidden: the checkout's success
+ * step closes by itself, and the shopper who then pays from their bank's app sees it here.
+ * Offline or unanswered, the notice stays as it was and asks again at the next turn.
  */
 async function settleLastOrder(view: HTMLElement, order: NonNullable<ReturnType<typeof lastOrderToShow>>) {
-  if (!order.accessToken) return;
-  const answer = await askOwnOrder({ number: order.number, accessToken: order.accessToken }).catch(() => null);
-  const status = answer?.order.status;
-  if (!status || showsPaymentDetails(status)) return;
+  if (!order.accessToken || view.dataset.watch === 'settled') return;
+  const ref = { number: order.number, accessToken: order.accessToken };
+  const everyMs = order.ownAccount ? ORDER_WATCH_MS : SHARED_ACCOUNT_WATCH_MS;
+  view.dataset.watch = 'on';
+  try {
+    for (let ask = 0; ask === 0 || view.isConnected; ask++) {
+      if (ask > 0) await new Promise((resolve) => setTimeout(resolve, everyMs));
+      if (ask > 0 && (!view.isConnected || document.visibilityState === 'hidden')) continue;
+      const status = (await askOwnOrder(ref).catch(() => null))?.order.status;
+      if (status && !showsPaymentDetails(status)) {
+        showSettled(view, status);
+        view.dataset.watch = 'settled';
+        return;
+      }
+    }
+  } finally {
+    if (view.dataset.watch === 'on') view.dataset.watch = 'off';
+  }
+}
+
+/** The notice once the order no longer waits for a transfer: where it stands, in its heading too. */
+function showSettled(view: HTMLElement, status: OrderStatus) {
   for (const part of ['shared-account', 'own-account']) view.querySelector<HTMLElement>(`[data-last="${part}"]`)!.hidden = true;
   const settled = view.querySelector<HTMLElement>('[data-last="settled"]')!;
-  const ended = status === 'cancelled' || status === 'expired';
+  const ended = isClosedWithoutSale(status);
   settled.textContent = `${statusBadge(status).detail}. ${ended ? 'There is nothing to pay.' : 'We have your payment: there is nothing more to pay.'}`;
   settled.hidden = false;
+  const state = view.querySelector<HTMLElement>('[data-last="state"]');
+  if (state) state.textContent = status;
 }
 
 /** 'Remind me about my cart': asks for notification permission on its click, never on load. */

@@ -1,4 +1,5 @@
 import { formatLagosTime } from '../../lib/time.ts';
+import { PICKUP_POINT } from './delivery.ts';
 import { formatNigerianPhone } from './nigeria.ts';
 import { ownAccount, statusText } from './order-status.ts';
 import type { OrderView } from './order-view.ts';
@@ -22,11 +23,19 @@ export default function TrackedOrder({ order }: { order: OrderView }) {
       <h3>Items</h3>
       <OrderLines lines={order.lines} />
       <PlacedOrderTotals order={order} />
-      <h3>Delivery</h3>
+      <h3>{order.deliveryMethod === 'pickup' ? 'Pick-up' : 'Delivery'}</h3>
       <p>
         {order.customer.name} · {formatNigerianPhone(order.customer.phone)}
         <br />
-        {order.customer.address}, {order.customer.city}, {order.customer.state}
+        {order.deliveryMethod === 'pickup' ? (
+          <>
+            To collect at the {PICKUP_POINT.name}, {PICKUP_POINT.address}
+          </>
+        ) : (
+          <>
+            {order.customer.address}, {order.customer.city}, {order.customer.state}
+          </>
+        )}
       </p>
       {order.shipment ? (
         <p className="track__shipment">

@@ -135,6 +135,12 @@ export function watchesPayment(order: WatchedOrder | null | undefined): boolean 
   return Boolean(order?.payment?.ownAccount && showsPaymentDetails(order.status));
 }
 
+/**
+ * How often a page showing an order's payment details asks whether the transfer into the order's
+ * own account has landed (the checkout's payment step, /cart's finished order, a swap order's card).
+ */
+export const ORDER_WATCH_MS = 4000;
+
 /** What a watch compares between two reads of an order: its status and what has arrived. */
 export function paymentProgress(order: WatchedOrder): string {
   return `${order.status}:${order.payment?.received ?? 0}`;

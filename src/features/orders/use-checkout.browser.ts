@@ -26,12 +26,10 @@ import {
 import { forgetCheckoutDraft, readCheckoutDraft, saveCheckoutDraft } from './checkout-draft.browser.ts';
 import { formatNigerianPhone } from './nigeria.ts';
 import type { PlacedOrder } from './order-view.ts';
+import { ORDER_WATCH_MS } from './order-status.ts';
 import { useOrderWatch } from './use-order-watch.browser.ts';
 
 export type CheckoutStep = 'details' | 'payment' | 'success' | 'paid';
-
-/** How often the payment step asks whether the transfer into the order's own account has landed. */
-export const ORDER_WATCH_MS = 4000;
 
 /** The spec: after 'I Have Made Payment' the success step shows for 5 seconds, then all resets. */
 export const SUCCESS_CLOSE_MS = 5000;

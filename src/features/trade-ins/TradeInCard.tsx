@@ -2,7 +2,9 @@ import { type Ref, useState } from 'react';
 import { ApiRequestError } from '../../lib/api-client.browser.ts';
 import { formatNaira } from '../../lib/money.ts';
 import { formatLagosTime } from '../../lib/time.ts';
-import { ORDER_STATUSES, statusText } from '../orders/order-status.ts';
+import { fetchOwnOrder } from '../orders/api-client.browser.ts';
+import { ORDER_STATUSES, ORDER_WATCH_MS, ownAccount, statusText } from '../orders/order-status.ts';
+import { useOrderWatch } from '../orders/use-order-watch.browser.ts';
 import type { PlacedOrder } from '../orders/order-view.ts';
 import { OrderPaymentInfo, PlacedOrderTotals } from '../orders/OrderParts.tsx';
 import { type RequesterProof, respondToOffer } from './api-client.browser.ts';
@@ -88,6 +90,14 @@ export default function TradeInCard({
     }
   };
 
+  // A transfer into the order's own account confirms itself: what arrived (a part, or all) shows here as it lands.
+  useOrderWatch(
+    placed?.order,
+    async () => (await fetchOwnOrder(placed!.order.number, placed!.accessToken)).order,
+    (order) => setPlaced((was) => (was && was.order.number === order.number ? { ...was, order } : was)),
+    ORDER_WATCH_MS,
+  );
+
   const orderPlaced = (result: PlacedOrder) => {
     setPlaced(result);
     setNotice(null);
@@ -156,18 +166,23 @@ export default function TradeInCard({
         </p>
       </section>
 
-      {placed ? (
+      {placed && !tradeIn.canOrder ? (
         <section aria-labelledby={`${titleId}-placed`} className="trade-in-card__placed">
           <h3 id={`${titleId}-placed`}>Your swap order {placed.order.number}</h3>
           <p role="status">
-            Order <strong>{placed.order.number}</strong> is placed.{' '}
-            {placed.order.total > 0 ? (
+            {placed.order.payment?.due ? (
               <>
-                Transfer <strong>{formatNaira(placed.order.total)}</strong> to the account below with your order number as the
+                Order <strong>{placed.order.number}</strong> is placed. Transfer{' '}
+                <strong>{formatNaira(placed.order.payment.amount)}</strong> to the account below with your order number as the
                 reference.
               </>
-            ) : (
+            ) : placed.order.total === 0 ? (
               <>Your trade-in covers it: there is nothing to transfer.</>
+            ) : (
+              <>
+                Order <strong>{placed.order.number}</strong>:{' '}
+                {statusText(placed.order.status, { ownAccount: ownAccount(placed.order) })}.
+              </>
             )}
           </p>
           <OrderPaymentInfo order={placed.order} className="trade-in-card__payment" />
@@ -178,7 +193,7 @@ export default function TradeInCard({
             </a>
           </p>
         </section>
-      ) : tradeIn.order ? (
+      ) : tradeIn.order && !tradeIn.canOrder ? (
         <section aria-labelledby={`${titleId}-order`}>
           <h3 id={`${titleId}-order`}>Your swap order</h3>
           <p>
@@ -189,12 +204,20 @@ export default function TradeInCard({
           </p>
         </section>
       ) : tradeIn.canOrder ? (
-        <SwapOrderForm
-          tradeIn={tradeIn}
-          proof={proof}
-          onPlaced={orderPlaced}
-          onOutdated={() => reload().then(onChange, () => undefined)}
-        />
+        <>
+          {tradeIn.order && (
+            <p className="trade-in-card__earlier" data-testid="trade-in-earlier-order">
+              Your swap order <strong>{tradeIn.order.number}</strong> was {orderStatusText(tradeIn.order.status)}: the credit is
+              yours again, and you can order the swap once more below.
+            </p>
+          )}
+          <SwapOrderForm
+            tradeIn={tradeIn}
+            proof={proof}
+            onPlaced={orderPlaced}
+            onOutdated={() => reload().then(onChange, () => undefined)}
+          />
+        </>
       ) : null}
 
       <section aria-labelledby={`${titleId}-device`}>
