@@ -109,6 +109,31 @@ test('a shopper signs up, confirms the e-mail address from the link, signs out a
   ).toEqual([{ verified: 1 }]);
 });
 
+test('the verify link opened in the browser that signed up confirms at once, and offers the way on, not a sign-in form', async ({
+  page,
+  db,
+}) => {
+  const email = freshEmail('same-browser');
+  await openLogin(page);
+  await main(page).getByRole('button', { name: 'Create an account' }).click();
+  await main(page).getByLabel('Email', { exact: true }).fill(email);
+  await main(page).getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await main(page).getByLabel('Confirm password', { exact: true }).fill(PASSWORD);
+  await main(page).getByRole('button', { name: 'Create Account' }).click();
+  await expect(page).toHaveURL(/\/profile$/);
+
+  await page.goto(linkFromOutbox(db, email, 'verify'));
+  await expect(main(page).getByRole('heading', { level: 1 })).toHaveText('E-mail address confirmed');
+  await expect(main(page).getByRole('status')).toContainText('Your e-mail address is confirmed.');
+  await expect(main(page).getByLabel('Password', { exact: true })).toHaveCount(0);
+  await expect(main(page).getByRole('button', { name: 'Sign In', exact: true })).toHaveCount(0);
+  const next = main(page).getByRole('link', { name: 'Go to your account' });
+  await expect(next).toBeFocused();
+  await next.click();
+  await expect(page).toHaveURL(/\/profile$/);
+  await expectHeader(page, 'user');
+});
+
 test('a verify link opened by someone who did not sign up: a new password claims the address', async ({
   page,
   request,

@@ -116,7 +116,8 @@ test('a guest swaps a phone: request with a photo, the admin’s offer, accepted
   await openTradeInForm(page);
   await fillSwapRequest(page, email);
   await page.getByRole('button', { name: 'Send my request' }).click();
-  await expect(page.getByRole('heading', { name: 'Request received' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Request received' })).toBeInViewport();
+  await expect(page.getByTestId('trade-in-reference')).toBeInViewport();
   const reference = (await page.getByTestId('trade-in-reference').textContent())?.trim() ?? '';
   expect(reference).toMatch(/^TRD-[0-9A-Z]{10}$/);
   // What the Worker stored: the request, its photo (shrunk in the browser to a JPEG) and the e-mail.

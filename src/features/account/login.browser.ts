@@ -277,6 +277,7 @@ function login(root: HTMLElement) {
       // Opened in the browser that signed up: confirmed, and signed in afresh.
       await refreshSession();
       banners.note(message);
+      showSignedIn();
     } catch (error) {
       if (error instanceof ApiRequestError && error.code === PASSWORD_REQUIRED) {
         // Who signed up must be proven too. A password typed meanwhile on the sign-in form is the one asked for.
@@ -289,6 +290,24 @@ function login(root: HTMLElement) {
       }
       banners.fail(failureMessage(error));
     }
+  }
+
+  /**
+   * Signed in by the link itself: no form is left to fill here (a sign-in form under "you are
+   * signed in" read as a contradiction), only the way on, to the page that sent them or the account.
+   */
+  function showSignedIn() {
+    heading.textContent = 'E-mail address confirmed';
+    intro.hidden = true;
+    const next = document.createElement('p');
+    next.className = 'login__next';
+    const link = document.createElement('a');
+    link.className = 'btn btn-primary btn-block';
+    link.href = returnPath();
+    link.textContent = link.pathname === '/profile' ? 'Go to your account' : 'Continue';
+    next.replaceChildren(link);
+    root.querySelector('.login__body')?.replaceWith(next);
+    link.focus();
   }
 
   async function google() {

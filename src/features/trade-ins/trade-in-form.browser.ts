@@ -484,7 +484,10 @@ function tradeInForm(form: HTMLFormElement) {
       form.querySelector<HTMLElement>('#trade-in-category')?.focus();
     });
     form.replaceWith(done);
-    done.focus();
+    // Brought to the top of the screen, then focused: the form it replaces was much taller, and
+    // WebKit's focus alone left a phone's view on the footer, the reference far above it.
+    done.scrollIntoView({ block: 'start' });
+    done.focus({ preventScroll: true });
   }
 
   /** A signed-in shopper's name, e-mail, phone and state from their profile, where nothing was typed yet (nor is being typed). */
