@@ -230,3 +230,29 @@ test('the admin attaches a payment no order claims to its order, from the Paymen
   await expect(admin.locator('.admin-order__status')).toContainText('Paid, being packed');
   await admin.context().close();
 });
+
+test("the admin cancels a part-paid order: the dialog names what arrived to refund, and the payment box doesn't say none", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  const user = { email: `part-cancel-${Date.now()}@example.com`, password: '', name: 'Emeka Obi' };
+  const number = await placeOrderAs(page, user, 'anker-735-charger-ganprime-65w');
+  expect((await pay(page, number, 1_000_000)).webhook).toMatchObject({ outcome: 'part' });
+
+  const admin = await otherBrowser(browser, baseURL);
+  await signIn(admin, ADMIN.email, ADMIN.password);
+  await admin.goto(`/admin?tab=orders&order=${number}`);
+  await islandsHydrated(admin);
+  await admin.getByRole('button', { name: 'Cancel order' }).click();
+  const dialog = admin.getByRole('dialog', { name: `Cancel order ${number}?` });
+  await expect(dialog).toContainText('₦10,000 of it has arrived: refund that to the shopper (Payments lists it).');
+  await dialog.getByLabel('Reason').fill('The shopper asked to cancel');
+  await dialog.getByRole('button', { name: 'Cancel the order' }).click();
+  await expect(dialog).toBeHidden();
+  const payment = admin.getByRole('region', { name: 'Payment', exact: true });
+  await expect(payment).toContainText('Not paid in full: what arrived is listed below.');
+  await expect(payment).not.toContainText('No payment recorded');
+  await expect(payment).toContainText('₦10,000 to refund');
+  await admin.context().close();
+});

@@ -144,7 +144,7 @@ function OrderView({ detail, outcome }: { detail: AdminOrderDetail; outcome: Mov
               </dd>
             </dl>
           ) : (
-            <p>No payment recorded.</p>
+            <p>{detail.providerPayments?.length ? 'Not paid in full: what arrived is listed below.' : 'No payment recorded.'}</p>
           )}
           {detail.providerPayments && detail.providerPayments.length > 0 && (
             <>
@@ -292,6 +292,8 @@ const ORDER_MOVES: Record<OrderMove, Move<AdminOrderDetail>> = {
         <p>
           Its items go back on sale and the shopper gets an e-mail with your reason.
           {order.status === 'paid' && ' The order is paid: refund the transfer yourself.'}
+          {(order.payment?.received ?? 0) > 0 &&
+            ` ${formatNaira(order.payment?.received ?? 0)} of it has arrived: refund that to the shopper (Payments lists it).`}
         </p>
         <TextareaField form={form} name="reason" id="cancel-reason" label="Reason" rows={3} required />
       </>
