@@ -8,14 +8,15 @@
  *   npm run pay -- GTS-7K3M9Q2XWD 5000       (₦5,000: a part payment, or more than the total)
  *   npm run pay -- GTS-7K3M9Q2XWD 5000 --lost   (the provider has it, the webhook never arrives:
  *                                               the cron's reconciliation finds it)
- *   STORE_URL=http://127.0.0.1:8788 npm run pay -- …   (another local server; 8787 by default)
+ *   STORE_URL=http://127.0.0.1:8788 npm run pay -- …   (another server; by default localhost at $PORT,
+ *                                                      as `npm start` serves, else 8787)
  */
 const [orderNumber, naira, ...flags] = process.argv.slice(2);
 if (!orderNumber || (naira !== undefined && !/^\d+(\.\d{1,2})?$/.test(naira))) {
   console.error('Usage: npm run pay -- <order number> [amount in naira] [--lost]');
   process.exit(2);
 }
-const store = process.env.STORE_URL ?? 'http://localhost:8787';
+const store = process.env.STORE_URL ?? `http://localhost:${process.env.PORT ?? '8787'}`;
 const response = await fetch(new URL('/api/test/paystack/pay', store), {
   method: 'POST',
   headers: { 'content-type': 'application/json' },
