@@ -86,6 +86,14 @@ test('a lookup that cannot reach the store says so, and keeps what was typed', a
   await expect(page.getByRole('alert').filter({ hasText: 'We could not look up your order just now' })).toBeVisible();
   await expect(page.getByLabel('Order number')).toHaveValue('GTS-ZZZZZZZZZZ');
   await expect(page.getByRole('button', { name: 'Track Order' })).toBeEnabled();
+
+  // Offline, it says that, not that the store failed.
+  await page.context().setOffline(true);
+  await page.getByRole('button', { name: 'Track Order' }).click();
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'You are offline: we can look up your order once you are connected again.' }),
+  ).toBeVisible();
+  await page.context().setOffline(false);
 });
 
 test.describe('without JavaScript', () => {

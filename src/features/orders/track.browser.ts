@@ -1,5 +1,5 @@
 import { parsePage } from '../../lib/html-page.browser.ts';
-import { onReconnect } from '../pwa/connection.browser.ts';
+import { isOffline, onReconnect } from '../pwa/connection.browser.ts';
 import { $recentOrders } from './checkout-store.browser.ts';
 import { copyFromButton } from './copy-detail.browser.ts';
 
@@ -27,6 +27,7 @@ import { copyFromButton } from './copy-detail.browser.ts';
 const TRACK_WATCH_MS = 45_000;
 
 const NETWORK_MESSAGE = 'We could not look up your order just now. Please try again.';
+const OFFLINE_MESSAGE = 'You are offline: we can look up your order once you are connected again.';
 
 interface Lookup {
   number: string;
@@ -130,7 +131,7 @@ function track(root: HTMLElement) {
         button.textContent = idle;
       }
       const message = root.querySelector('.form-message');
-      if (message) message.textContent = NETWORK_MESSAGE;
+      if (message) message.textContent = isOffline() ? OFFLINE_MESSAGE : NETWORK_MESSAGE;
       return;
     }
     // The Worker's form (its messages, what was sent) and its order, or none.
