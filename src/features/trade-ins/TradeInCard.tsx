@@ -166,7 +166,8 @@ export default function TradeInCard({
         </p>
       </section>
 
-      {placed && !tradeIn.canOrder ? (
+      {/* The order just placed, until the request (read again) says it ended: then the form, to order anew. */}
+      {placed && (placed.order.number !== tradeIn.order?.number || !tradeIn.canOrder) ? (
         <section aria-labelledby={`${titleId}-placed`} className="trade-in-card__placed">
           <h3 id={`${titleId}-placed`}>Your swap order {placed.order.number}</h3>
           <p role="status">
