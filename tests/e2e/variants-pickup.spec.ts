@@ -117,7 +117,7 @@ test('the 512GB iPhone costs its own price, on the page, in the cart and in the 
   await page.reload();
   const settled = page.getByTestId('last-order');
   await expect(settled.getByRole('status')).toHaveText('Paid, being packed. We have your payment: there is nothing more to pay.');
-  await expect(settled).toContainText(`Order ${reference} placed`);
+  await expect(settled.getByRole('heading', { name: `Order ${reference} paid` })).toBeVisible();
   // Neither way of paying shows (a shared account's, with the reference, nor the order's own).
   await expect(settled.getByText(`account number ${accountNumber}`)).toHaveCount(2);
   for (const text of await settled.getByText(`account number ${accountNumber}`).all()) await expect(text).toBeHidden();
