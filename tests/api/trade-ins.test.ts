@@ -616,6 +616,17 @@ describe('an accepted swap becomes an order', () => {
     return { reference: tradeIn.reference, email };
   }
 
+  /** The accepted swap's order (delivered), placed by its shopper, as the Worker answers it. */
+  async function swapOrder(reference: string, email: string, browser = shopper()) {
+    const response = await browser.post(`/trade-ins/${reference}/order`, {
+      email,
+      idempotencyKey: newKey(),
+      customer: details(email),
+    });
+    expect(response.status, await response.clone().text()).toBe(201);
+    return (await response.json()) as PlacedOrder;
+  }
+
   it('priced by the Worker: the product’s price and delivery, minus the trade-in credit', async () => {
     const { reference, email } = await acceptedSwap();
     const stockBefore = await env.DB.prepare('select stock from product_variants where product_id = ? and id = ?')
@@ -693,13 +704,7 @@ describe('an accepted swap becomes an order', () => {
   describe("the swap's order holds the admin's close and complete (its credit lives on the order)", () => {
     async function placedSwap() {
       const { reference, email } = await acceptedSwap();
-      const response = await shopper().post(`/trade-ins/${reference}/order`, {
-        email,
-        idempotencyKey: newKey(),
-        customer: details(email),
-      });
-      expect(response.status, await response.clone().text()).toBe(201);
-      return { reference, email, placed: (await response.json()) as PlacedOrder };
+      return { reference, email, placed: await swapOrder(reference, email) };
     }
 
     async function orderVersion(number: string) {
@@ -748,13 +753,7 @@ describe('an accepted swap becomes an order', () => {
       const view = ((await (await lookup(reference, email)).json()) as { tradeIn: TradeInView }).tradeIn;
       expect(view).toMatchObject({ status: 'accepted', canOrder: true });
 
-      const again = await shopper().post(`/trade-ins/${reference}/order`, {
-        email,
-        idempotencyKey: newKey(),
-        customer: details(email),
-      });
-      expect(again.status).toBe(201);
-      const second = (await again.json()) as PlacedOrder;
+      const second = await swapOrder(reference, email);
       await confirmPayment(second);
       const done = await moved(reference, { move: 'complete', note: 'Device received, PS5 handed over' });
       expect(done.tradeIn.status).toBe('completed');
@@ -765,20 +764,11 @@ describe('an accepted swap becomes an order', () => {
 
   it('a transfer found late for an expired swap order that was ordered again: 409, the credit stays with the new order', async () => {
     const { reference, email } = await acceptedSwap();
-    const order = async () => {
-      const response = await shopper().post(`/trade-ins/${reference}/order`, {
-        email,
-        idempotencyKey: newKey(),
-        customer: details(email),
-      });
-      expect(response.status, await response.clone().text()).toBe(201);
-      return (await response.json()) as PlacedOrder;
-    };
-    const first = await order();
+    const first = await swapOrder(reference, email);
     await makeOverdue(first.order.number);
     const read = await shopper().get(`/orders/${first.order.number}`, { authorization: `Bearer ${first.accessToken}` });
     expect(((await read.json()) as { order: { status: string } }).order.status).toBe('expired');
-    const second = await order();
+    const second = await swapOrder(reference, email);
 
     const { version } = (await (await admin.get(`/admin/orders/${first.order.number}`)).json()) as { version: string };
     const late = await admin.post(`/admin/orders/${first.order.number}/confirm-payment`, {
@@ -799,16 +789,6 @@ describe('an accepted swap becomes an order', () => {
   describe('paid after it expired (a payment provider confirms transfers: decision 023)', () => {
     /** A shopper on a store whose orders get their own account, paid through the provider's stand-in. */
     const payingShopper = () => new Browser(ORIGIN, { RATE_LIMIT_TRADE_IN: '10000/60', PAYMENTS_STANDIN: 'true' });
-
-    async function swapOrder(reference: string, email: string) {
-      const response = await payingShopper().post(`/trade-ins/${reference}/order`, {
-        email,
-        idempotencyKey: newKey(),
-        customer: details(email),
-      });
-      expect(response.status, await response.clone().text()).toBe(201);
-      return (await response.json()) as PlacedOrder;
-    }
 
     /** The hold runs out; the shopper's next look at the order expires it. */
     async function expired(placed: PlacedOrder) {
@@ -836,7 +816,7 @@ describe('an accepted swap becomes an order', () => {
 
     it('still takes its credit when the swap was not ordered again', async () => {
       const { reference, email } = await acceptedSwap();
-      const placed = await swapOrder(reference, email);
+      const placed = await swapOrder(reference, email, payingShopper());
       expect(placed.order.payment!.ownAccount).toBe(true);
       await expired(placed);
       expect(await paidInFull(placed)).toBe('late');
@@ -846,9 +826,9 @@ describe('an accepted swap becomes an order', () => {
 
     it('is refunded, not revived, once the swap was ordered again: one trade-in never pays for two orders', async () => {
       const { reference, email } = await acceptedSwap();
-      const first = await swapOrder(reference, email);
+      const first = await swapOrder(reference, email, payingShopper());
       await expired(first);
-      const second = await swapOrder(reference, email);
+      const second = await swapOrder(reference, email, payingShopper());
       expect(second.order.credit).toEqual({ tradeIn: reference, amount: 30_000_000 });
 
       expect(await paidInFull(first)).toBe('refund');
