@@ -1,4 +1,5 @@
-import { and, asc, eq, gte, lte, notExists, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, lte, notExists, sql } from 'drizzle-orm';
+import { PAID_FOR } from '../../src/features/orders/order-status.ts';
 import type { Dashboard } from '../../src/features/admin/admin-api.ts';
 import type { Db } from '../platform/db.ts';
 import { orders, products, productVariants } from '../platform/schema.ts';
@@ -48,7 +49,7 @@ export async function loadDashboard(db: Db, config: Config, now = new Date()): P
         orders: sql<number>`count(*)`.mapWith(Number),
         // Revenue: the orders that brought money in (paid, shipped, delivered), by the day they were placed.
         revenue:
-          sql<number>`coalesce(sum(CASE WHEN ${orders.status} IN ('paid', 'shipped', 'delivered') THEN ${orders.total} ELSE 0 END), 0)`.mapWith(
+          sql<number>`coalesce(sum(CASE WHEN ${inArray(orders.status, [...PAID_FOR])} THEN ${orders.total} ELSE 0 END), 0)`.mapWith(
             Number,
           ),
       })
