@@ -53,6 +53,7 @@ const summaryColumns = {
   phone: orders.phone,
   deliveryMethod: orders.deliveryMethod,
   total: orders.total,
+  amountPaid: orders.amountPaid,
   expiresAt: orders.expiresAt,
 };
 type SummaryRow = Pick<OrderRow, keyof typeof summaryColumns>;
@@ -99,6 +100,7 @@ async function summarize(db: Db, config: Config, rows: SummaryRow[], now: Date):
       deliveryMethod: row.deliveryMethod,
       items: unitsOf.get(row.id) ?? 0,
       total: row.total,
+      received: row.amountPaid,
       reportedAt: reportedAt === null ? null : new Date(reportedAt * 1000).toISOString(),
       expiresAt: expiresByClock(row.status) ? row.expiresAt.toISOString() : null,
       overdue: isOverdue(row.status, reportedAt, config, now),

@@ -133,6 +133,7 @@ describe('GET /api/admin/orders', () => {
       deliveryMethod: 'delivery',
       items: 1,
       total: order.total,
+      received: 0,
       reportedAt: null,
       expiresAt: order.expiresAt,
       overdue: false,

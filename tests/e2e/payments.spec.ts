@@ -242,8 +242,12 @@ test("the admin cancels a part-paid order: the dialog names what arrived to refu
 
   const admin = await otherBrowser(browser, baseURL);
   await signIn(admin, ADMIN.email, ADMIN.password);
-  await admin.goto(`/admin?tab=orders&order=${number}`);
+  // The list says what arrived beside the status, so the order does not read as unpaid.
+  await admin.goto('/admin?tab=orders');
   await islandsHydrated(admin);
+  const row = admin.getByRole('row').filter({ has: admin.getByRole('link', { name: number }) });
+  await expect(row).toContainText(/Awaiting payment\s*₦10,000 of ₦[\d,]+ arrived/);
+  await row.getByRole('link', { name: number }).click();
   await admin.getByRole('button', { name: 'Cancel order' }).click();
   const dialog = admin.getByRole('dialog', { name: `Cancel order ${number}?` });
   await expect(dialog).toContainText('₦10,000 of it has arrived: refund that to the shopper (Payments lists it).');
@@ -254,5 +258,8 @@ test("the admin cancels a part-paid order: the dialog names what arrived to refu
   await expect(payment).toContainText('Not paid in full: what arrived is listed below.');
   await expect(payment).not.toContainText('No payment recorded');
   await expect(payment).toContainText('₦10,000 to refund');
+  // Cancelled, the list still says money arrived (the refund is owed).
+  await admin.goto('/admin?tab=orders');
+  await expect(row).toContainText(/Cancelled\s*₦10,000 of ₦[\d,]+ arrived/);
   await admin.context().close();
 });

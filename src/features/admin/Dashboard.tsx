@@ -8,7 +8,7 @@ import type { AdminOrderSummary } from '../orders/admin/admin-order-api.ts';
 import { adminTradeInApi } from '../trade-ins/admin/admin-trade-in-api.ts';
 import { timeAgo, timeUntil } from './admin-route.ts';
 import { AdminLink, ScreenHeading, useRouter } from './admin-router.tsx';
-import { OverdueMark } from '../orders/admin/order-labels.tsx';
+import { OverdueMark, PartPaid } from '../orders/admin/order-labels.tsx';
 import { RevenueChart } from './RevenueChart.tsx';
 import { adminCall, adminLoadFailed } from './use-admin.browser.ts';
 
@@ -98,6 +98,7 @@ function ReportedPayments({ orders, now, alertHours }: { orders: AdminOrderSumma
                   )}
                 </span>
                 {order.overdue && <OverdueMark />}
+                <PartPaid order={order} />
               </div>
               <button
                 type="button"
@@ -141,6 +142,7 @@ function ExpiringSoon({ orders, now }: { orders: AdminOrderSummary[]; now: numbe
                     'soon'
                   )}
                 </span>
+                <PartPaid order={order} />
               </div>
             </li>
           ))}

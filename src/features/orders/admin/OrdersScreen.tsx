@@ -8,7 +8,7 @@ import { adminOrderApi, type AdminOrderSummary } from './admin-order-api.ts';
 import { type AdminRoute, adminHref, listQuery } from '../../admin/admin-route.ts';
 import { AdminLink, ScreenHeading, useRouter } from '../../admin/admin-router.tsx';
 import { SearchForm, Pager, StatusFilter, TableBox } from '../../admin/ListControls.tsx';
-import { OverdueMark, STATUS_LABELS } from './order-labels.tsx';
+import { OverdueMark, PartPaid, STATUS_LABELS } from './order-labels.tsx';
 import { OrderDetail } from './OrderDetail.tsx';
 import { adminCall, adminLoadFailed } from '../../admin/use-admin.browser.ts';
 
@@ -97,6 +97,7 @@ function OrderTable({ orders, route }: { orders: AdminOrderSummary[]; route: Adm
                 <OrderStatusBadge status={order.status} />
                 <span className="admin-status__text">{STATUS_LABELS[order.status]}</span>
                 {order.overdue && <OverdueMark />}
+                <PartPaid order={order} />
               </span>
             </td>
           </tr>

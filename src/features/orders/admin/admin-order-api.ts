@@ -30,6 +30,8 @@ export const adminOrderSummarySchema = z.object({
   deliveryMethod: z.enum(DELIVERY_METHODS),
   items: count,
   total: kobo,
+  /** What the payment provider says has arrived so far: above 0 while unpaid, a part payment. */
+  received: kobo,
   /** When the shopper said they paid (null if they have not). */
   reportedAt: instant.nullable(),
   /** When the order's hold on its stock ends, for an order still waiting for its money. */
