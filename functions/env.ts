@@ -68,6 +68,15 @@ const configSchema = z
       .positive()
       .max(24 * 30)
       .default(12),
+    /**
+     * How long after an order expired a full transfer still revives it (functions/orders/late-payment.ts):
+     * time for a transfer the banks delayed to land. Later, the payment is refunded.
+     */
+    LATE_PAYMENT_HOURS: z.coerce
+      .number()
+      .positive()
+      .max(24 * 30)
+      .default(72),
     /** Units at or below which a product (or variant) on sale is listed as low stock on the admin dashboard. */
     LOW_STOCK_THRESHOLD: z.coerce.number().int().min(0).max(1000).default(3),
     /**

@@ -52,7 +52,13 @@ const FINGERPRINT = sql<string>`json_array(products.name, products.brand, produc
   (SELECT json_group_array(json_array(v.id, v.label, v.price_kobo, v.stock, v.image, v.position))
      FROM (SELECT * FROM product_variants v WHERE v.product_id = products.id ORDER BY v.position, v.id) v))`;
 
-const ORDERED = sql<number>`EXISTS (SELECT 1 FROM order_lines WHERE order_lines.product_id = products.id)`;
+/**
+ * Whether anything names the product by its id: an order's line, or a trade-in's swap (which has
+ * no foreign key). Such a product is archived, never erased: erased, its id could be given to
+ * another product, and a swap accepted for the old one would order the new one.
+ */
+const NAMED_BY_TRADE_IN = sql`EXISTS (SELECT 1 FROM trade_ins WHERE trade_ins.swap_product_id = products.id)`;
+const ORDERED = sql<number>`(EXISTS (SELECT 1 FROM order_lines WHERE order_lines.product_id = products.id) OR ${NAMED_BY_TRADE_IN})`;
 
 /** A product row as the admin reads it: the product, its variants, the fingerprint and whether orders name it. */
 async function loadProduct(db: Db, id: string) {
@@ -351,9 +357,9 @@ export async function updateProduct(
 }
 
 /**
- * DELETE /api/admin/products/:id: a product orders name is archived (active = 0: out of the
- * listing, the search index, the product page and checkout; its orders read the same); one
- * never ordered is erased with its variants and reviews. Audited either way.
+ * DELETE /api/admin/products/:id: a product orders or trade-ins name is archived (active = 0:
+ * out of the listing, the search index, the product page and checkout; its orders read the
+ * same); one nothing names is erased with its variants and reviews. Audited either way.
  */
 export async function deleteProduct(db: Db, admin: Admin, id: string): Promise<'deleted' | 'archived'> {
   const current = await loadProduct(db, id);
@@ -361,14 +367,21 @@ export async function deleteProduct(db: Db, admin: Admin, id: string): Promise<'
   if (current.ordered) return archive(db, admin, current);
   try {
     await db.batch([
+      // A trade-in sent since the read names it: refuse the batch (stock -1 breaks its CHECK).
+      db
+        .update(products)
+        .set({ stock: unlessChanged(sql`NOT ${NAMED_BY_TRADE_IN}`, sql`${products.stock}`, -1) })
+        .where(eq(products.id, id)),
       db.delete(reviews).where(eq(reviews.productId, id)),
       db.delete(productVariants).where(eq(productVariants.productId, id)),
       db.delete(products).where(eq(products.id, id)),
       auditStatement(db, admin, 'product', id, 'delete', changedFields(formOf(current.product), {})),
     ]);
   } catch (err) {
-    // An order placed since the read: its line's foreign key keeps the product, so archive it instead.
-    if (constraintViolation(err)?.kind === 'foreign_key') return archive(db, admin, current);
+    // An order placed since the read (its line's foreign key keeps the product) or a trade-in
+    // sent since: archive it instead.
+    if (constraintViolation(err)?.kind === 'foreign_key' || lostTheRace(err, CHECKS.productsStockNotNegative))
+      return archive(db, admin, current);
     throw err;
   }
   return 'deleted';

@@ -12,7 +12,7 @@ import type { Db } from '../platform/db.ts';
 import { ApiError } from '../platform/errors.ts';
 import { CHECKS, type OrderRow, orders, paymentAccounts, providerPayments, type UserRow } from '../platform/schema.ts';
 import { lostTheRace } from '../platform/compare-and-set.ts';
-import { creditStillThisOrders, isStockShortage, linesStillOnSale } from './late-payment.ts';
+import { creditStillThisOrders, isStockShortage, lateRevivalRefusal } from './late-payment.ts';
 import type { Config } from '../env.ts';
 import { type AllowedMove, changeOrderStatus, type MoveParts, type OrderMoveColumns } from './move.ts';
 
@@ -123,7 +123,8 @@ export async function moveOrderAsAdmin(
   const at = new Date(Math.floor(now.getTime() / 1000) * 1000);
   const event = move.action === 'confirm_payment' ? adminPaymentEvent(order.status) : EVENTS[move.action];
   const late = event === 'accept_late_payment';
-  if (late && !(await linesStillOnSale(db, order.id))) throw lateRefused('late_payment_unsellable');
+  const refusal = late ? await lateRevivalRefusal(db, config, order, now) : null;
+  if (refusal) throw lateRefused(refusal);
   try {
     return await changeOrderStatus(db, config, order, event, 'admin', {
       note: move.action === 'cancel' ? move.body.reason : undefined,
@@ -152,7 +153,9 @@ export async function moveOrderAsAdmin(
 }
 
 const LATE_REFUSALS = {
+  late_payment_too_late: 'The order expired too long ago to be revived by a transfer',
   late_payment_unsellable: 'A product of this order is no longer on sale as it was ordered',
+  late_payment_price_changed: 'A product of this order has a different price now than when it was ordered',
   late_payment_out_of_stock: 'Its units were sold after the order expired',
   late_payment_credit_spent: 'Its swap was ordered again after it expired, and that order holds the trade-in credit',
 } as const;

@@ -20,10 +20,13 @@ const HOUR_MS = 3_600_000;
 
 /**
  * The new end of the order's hold on its stock when it enters `status`, if that changes it. A
- * reported transfer extends the hold once, to PAYMENT_REPORT_HOLD_HOURS after the report, for
- * staff to find the money on the statement; never shortening it, and never a second time (an
- * order reported before keeps its end), so no shopper's action holds stock past placing + the
- * unpaid hold + the report's hold (docs/decisions/007-what-expires.md, amended for issue 20).
+ * reported transfer into the store's shared account extends the hold once, to
+ * PAYMENT_REPORT_HOLD_HOURS after the report, for staff to find the money on the statement;
+ * never shortening it, and never a second time (an order reported before keeps its end), so no
+ * shopper's action holds stock past placing + the unpaid hold + the report's hold
+ * (docs/decisions/007-what-expires.md, amended for issue 20). An order with an account of its
+ * own is not extended: the provider confirms its transfer by itself, and the account takes
+ * payment only until the hold it was opened with (a report would only hold the stock longer).
  * Kept in `expires_at`, the column the cron and the on-read expiry already look at.
  */
 export function holdEndsAt(
@@ -32,8 +35,9 @@ export function holdEndsAt(
   now: Date,
   order: Pick<OrderRow, 'expiresAt'>,
   history: readonly { toStatus: OrderStatus }[],
+  ownAccount: boolean,
 ): Date | undefined {
-  if (status !== 'payment_reported' || history.some((e) => e.toStatus === 'payment_reported')) return undefined;
+  if (ownAccount || status !== 'payment_reported' || history.some((e) => e.toStatus === 'payment_reported')) return undefined;
   const reportEnds = Math.floor(now.getTime() / 1000) * 1000 + config.PAYMENT_REPORT_HOLD_HOURS * HOUR_MS;
   return reportEnds > order.expiresAt.getTime() ? new Date(reportEnds) : undefined;
 }
@@ -108,7 +112,7 @@ export async function changeOrderStatus(
   const { set = {}, also } = options.with?.(move) ?? {};
   const transitionId = crypto.randomUUID();
   const [lines, events, accounts] = await loadOrderLinesAndHistory(db, order.id);
-  const expiresAt = holdEndsAt(move.to, config, now, order, events);
+  const expiresAt = holdEndsAt(move.to, config, now, order, events, accounts.length > 0);
   const moved = { ...order, ...set, status: move.to, lastTransitionId: transitionId, ...(expiresAt ? { expiresAt } : {}) };
   // The order as the e-mail about this change shows it, its history included (an expiry can
   // tell whether the shopper had reported a transfer).

@@ -126,11 +126,13 @@ async function place(
     rejectQuote(quote);
   }
   const creditAmount = credit?.amount ?? 0;
-  if (quote.total - creditAmount < 0) {
+  // An offer is below the product's price when it is made (functions/trade-ins/move.ts); a price
+  // lowered since to the credit or below would leave nothing to pay, or money owed to the shopper.
+  if (credit && quote.total - creditAmount <= 0) {
     throw new ApiError(
       409,
       'price_below_credit',
-      'The product now costs less than your trade-in value. Please contact us and we will settle it with you.',
+      'The product now costs no more than your trade-in value, so there would be nothing to pay. Please contact us and we will settle it with you.',
     );
   }
 

@@ -8,7 +8,7 @@ import type { Db } from '../platform/db.ts';
 import { ApiError } from '../platform/errors.ts';
 import { CHECKS, orders, paymentAccounts, providerPayments, type OrderRow } from '../platform/schema.ts';
 import type { ReportedPayment } from './provider.ts';
-import { creditStillThisOrders, isStockShortage, linesStillOnSale } from '../orders/late-payment.ts';
+import { creditStillThisOrders, isStockShortage, lateRevivalRefusal } from '../orders/late-payment.ts';
 
 /**
  * A payment the provider reported (its webhook, or the reconciliation job), applied once
@@ -194,7 +194,9 @@ async function judge(
       return paidBefore >= order.total ? settle('extra', payment.amount) : settle('paid', excess);
     case 'expired':
       if (paidAfter < order.total) return settle('refund', payment.amount);
-      return (await linesStillOnSale(db, order.id)) ? move('accept_late_payment', 'late') : settle('refund', payment.amount);
+      return (await lateRevivalRefusal(db, config, order, now))
+        ? settle('refund', payment.amount)
+        : move('accept_late_payment', 'late');
     case 'cancelled':
       return settle('refund', payment.amount);
   }

@@ -97,6 +97,7 @@ export async function loadTradeInParts(db: Db, rows: readonly TradeInRow[]): Pro
       .select({
         productId: products.id,
         variantId: sql<string>`coalesce(${productVariants.id}, '')`,
+        variantLabel: sql<string>`coalesce(${productVariants.label}, '')`,
         price: sql<number>`coalesce(${productVariants.price}, ${products.price})`,
       })
       .from(products)
@@ -115,11 +116,22 @@ export async function loadTradeInParts(db: Db, rows: readonly TradeInRow[]): Pro
     const order = orderRows.find((o) => o.id === row.orderId);
     if (order) part.order = { number: order.number, status: order.status };
     if (row.wantKind === 'swap') {
-      part.price = prices.find((p) => p.productId === row.swapProductId && p.variantId === row.swapVariantId)?.price ?? null;
+      // The variant the offer was made for: the same id and still the same label (an admin may
+      // remove a variant and add another under its id); else it is no longer on sale as offered.
+      part.price =
+        prices.find(
+          (p) =>
+            p.productId === row.swapProductId &&
+            p.variantId === row.swapVariantId &&
+            sameLabel(p.variantLabel, row.swapVariantLabel),
+        )?.price ?? null;
     }
   }
   return parts;
 }
+
+/** Labels alike but for case and spaces ("128GB", "128 GB"). */
+const sameLabel = (a: string, b: string) => a.replace(/\s+/g, '').toLowerCase() === b.replace(/\s+/g, '').toLowerCase();
 
 export async function loadTradeInView(db: Db, row: TradeInRow): Promise<TradeInView> {
   const parts = await loadTradeInParts(db, [row]);

@@ -7,6 +7,7 @@ import {
 } from '../../src/features/orders/admin/admin-order-api.ts';
 import { ORDER_STATUSES } from '../../src/features/orders/order-status.ts';
 import type { OrderView, PlacedOrder } from '../../src/features/orders/order-view.ts';
+import { readConfig } from '../../functions/env.ts';
 import { formatNaira } from '../../src/lib/money.ts';
 import type { Browser } from './account-helpers.ts';
 import { signedInAdmin } from './admin-helpers.ts';
@@ -20,6 +21,7 @@ import {
   orderRow,
   placeOrder,
   PS5,
+  setPrice,
   setStock,
   stockOf,
 } from './orders-helpers.ts';
@@ -365,9 +367,9 @@ describe('POST /api/admin/orders/:number/…', () => {
 
   describe('a transfer found on the statement after the order expired', () => {
     /** An order whose hold ran out, expired as the shopper looks at it: its units are back on sale. */
-    async function expiredOrder(label: string) {
+    async function expiredOrder(label: string, secondsAgo?: number) {
       const placed = await orderFor(label);
-      await makeOverdue(placed.order.number);
+      await makeOverdue(placed.order.number, secondsAgo);
       expect((await shopperView(placed)).status).toBe('expired');
       return placed;
     }
@@ -439,6 +441,35 @@ describe('POST /api/admin/orders/:number/…', () => {
       } finally {
         await env.DB.prepare('update products set active = 1 where id = ?').bind(PS5.id).run();
       }
+    });
+
+    it('its price changed since: 409 saying to refund, and nothing changes', async () => {
+      const placed = await expiredOrder('late-repriced');
+      const ordered = placed.order.lines[0]!.unitPrice;
+      const stock = await stockOf(PS5.id, PS5.variant);
+      await setPrice(PS5.id, ordered + 10_000_000, PS5.variant);
+      try {
+        const refused = await confirmLate(placed);
+        expect(refused.status).toBe(409);
+        expect((await refused.json<ErrorJson>()).error).toMatchObject({
+          code: 'late_payment_price_changed',
+          message: expect.stringContaining('Refund the transfer'),
+        });
+        expect((await orderRow(placed.order.number)).status).toBe('expired');
+        expect(await stockOf(PS5.id, PS5.variant)).toBe(stock);
+        expect(await auditRows(placed.order.number)).toEqual([]);
+      } finally {
+        await setPrice(PS5.id, ordered, PS5.variant);
+      }
+    });
+
+    it('expired more than LATE_PAYMENT_HOURS ago: 409 saying to refund, and nothing changes', async () => {
+      const placed = await expiredOrder('late-weeks', (readConfig(env).LATE_PAYMENT_HOURS + 1) * 3600);
+      const refused = await confirmLate(placed);
+      expect(refused.status).toBe(409);
+      expect((await refused.json<ErrorJson>()).error.code).toBe('late_payment_too_late');
+      expect((await orderRow(placed.order.number)).status).toBe('expired');
+      expect(await auditRows(placed.order.number)).toEqual([]);
     });
   });
 

@@ -9,6 +9,7 @@ import type { Browser } from './account-helpers.ts';
 import { signedInAdmin, signedInCustomer, send } from './admin-helpers.ts';
 import { api, checkAnswer, type ErrorJson, postJson } from './client.ts';
 import { placeOrder } from './orders-helpers.ts';
+import { submitted, tradeInFields } from './trade-in-helpers.ts';
 import { brandsOnSale } from '../../functions/catalogue/product-search.ts';
 
 /**
@@ -508,6 +509,28 @@ describe('admin products: delete', () => {
     expect(await listed()).toEqual({ brand, products: 1, categories: ['drones'] });
     expect((await remove(drone.id)).status).toBe(200);
     expect(await listed()).toBeUndefined();
+  });
+
+  it('a product a trade-in names for a swap is archived, not erased: its id cannot go to another product the swap would then order', async () => {
+    const created = await create(variantProduct());
+    const variant = '128gb';
+    const tradeIn = await submitted(tradeInFields({ want: { kind: 'swap', productId: created.id, variant } }));
+    expect((await detail(created.id)).ordered).toBe(true);
+
+    expect(await (await remove(created.id)).json()).toEqual({ outcome: 'archived' });
+    expect(await productDbRow(created.id)).toMatchObject({ active: 0 });
+    expect(await variantRows(created.id)).toHaveLength(2);
+    const again = await admin.browser.post('/admin/products', {
+      ...simpleProduct({ name: 'Totally Different', priceNaira: 3_000_000 }),
+      id: created.id,
+    });
+    expect(again.status).toBe(409);
+    expect((await again.json<ErrorJson>()).error).toMatchObject({ code: 'product_exists', issues: [{ field: 'id' }] });
+    expect(
+      await env.DB.prepare('select swap_product_id as id from trade_ins where reference = ?').bind(tradeIn.reference).first(),
+    ).toEqual({
+      id: created.id,
+    });
   });
 
   it('a product orders name is archived: gone from the shop, search and checkout, its order still reads', async () => {

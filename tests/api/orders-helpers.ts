@@ -140,9 +140,9 @@ export async function emailsOf(number: string) {
   return results;
 }
 
-/** Moves an order's hold time into the past, as if its hold (ORDER_HOLD_HOURS) had run out. */
-export async function makeOverdue(number: string) {
-  await env.DB.prepare('update orders set expires_at = unixepoch() - 60 where number = ?').bind(number).run();
+/** Moves an order's hold time into the past, as if its hold (ORDER_HOLD_HOURS) had run out a minute (or `secondsAgo`) ago. */
+export async function makeOverdue(number: string, secondsAgo = 60) {
+  await env.DB.prepare('update orders set expires_at = unixepoch() - ? where number = ?').bind(secondsAgo, number).run();
 }
 
 /** A product's or an order's updated_at, in unix seconds (orders by number). */

@@ -14,7 +14,7 @@ import { signedInAdmin } from './admin-helpers.ts';
 import type { Browser } from './account-helpers.ts';
 import { postJson } from './client.ts';
 import { chargeSuccess as chargeSuccessEvent, sign, unmatchedPayment } from './payment-helpers.ts';
-import { emailsOf, eventsOf, line, makeOverdue, orderRequest, orderRow, setStock, stockOf } from './orders-helpers.ts';
+import { emailsOf, eventsOf, line, makeOverdue, orderRequest, orderRow, setPrice, setStock, stockOf } from './orders-helpers.ts';
 import { envWith } from './with-env.ts';
 
 /**
@@ -361,6 +361,65 @@ describe('the signed webhook', () => {
     } finally {
       await setStock(PRODUCT, left);
     }
+  });
+
+  it('I Have Made Payment on an order with its own account leaves its hold as it was (the provider confirms by itself)', async () => {
+    const placed = await placeWithProvider();
+    const before = (await orderRow(placed.order.number)).expires_at;
+    const report = await call(`/orders/${placed.order.number}/payment-report`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${placed.accessToken}`,
+        origin: 'http://localhost:8787',
+        'content-type': 'application/json',
+      },
+      body: '{}',
+    });
+    expect(report.status, await report.clone().text()).toBe(200);
+    expect(await orderRow(placed.order.number)).toMatchObject({ status: 'payment_reported', expires_at: before });
+    expect(before * 1000).toBe(Date.parse(placed.order.expiresAt));
+  });
+
+  it('flags a late payment for a refund when the price changed since the order, up or down, and sells nothing', async () => {
+    for (const change of [+5_000_000, -5_000_000]) {
+      const placed = await placeWithProvider();
+      await makeOverdue(placed.order.number);
+      await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: '*/10 * * * *' }), env);
+      const ordered = placed.order.lines[0]!.unitPrice;
+      const stock = await stockOf(PRODUCT);
+      await setPrice(PRODUCT, ordered + change);
+      try {
+        expect((await pay(placed.order.payment!.accountNumber, placed.order.total)).webhook).toMatchObject({
+          outcome: 'refund',
+        });
+        expect((await orderRow(placed.order.number)).status).toBe('expired');
+        expect(await stockOf(PRODUCT)).toBe(stock);
+        expect(await paymentsOf(placed.order.number)).toEqual([
+          { outcome: 'refund', amount: placed.order.total, refund: placed.order.total },
+        ]);
+      } finally {
+        await setPrice(PRODUCT, ordered);
+      }
+    }
+  });
+
+  it(`flags a payment that lands more than LATE_PAYMENT_HOURS (${readConfig(PAY_ENV).LATE_PAYMENT_HOURS}) after the order expired for a refund`, async () => {
+    const hours = readConfig(PAY_ENV).LATE_PAYMENT_HOURS;
+    const placed = await placeWithProvider();
+    await makeOverdue(placed.order.number, hours * 3600 + 60);
+    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: '*/10 * * * *' }), env);
+    expect((await orderRow(placed.order.number)).status).toBe('expired');
+    const stock = await stockOf(PRODUCT);
+    expect((await pay(placed.order.payment!.accountNumber, placed.order.total)).webhook).toMatchObject({ outcome: 'refund' });
+    expect((await orderRow(placed.order.number)).status).toBe('expired');
+    expect(await stockOf(PRODUCT)).toBe(stock);
+
+    // Just inside the window, the same payment revives its order.
+    const inTime = await placeWithProvider();
+    await makeOverdue(inTime.order.number, hours * 3600 - 300);
+    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: '*/10 * * * *' }), env);
+    expect((await pay(inTime.order.payment!.accountNumber, inTime.order.total)).webhook).toMatchObject({ outcome: 'late' });
+    expect((await orderRow(inTime.order.number)).status).toBe('paid');
   });
 
   it('flags a payment for a cancelled order for a refund', async () => {

@@ -10,7 +10,7 @@ import type { TradeInView } from '../../src/features/trade-ins/trade-in.ts';
 import { Browser, emailsTo, linkToken, newEmail, ORIGIN } from './account-helpers.ts';
 import { signedInAdmin, signedInCustomer } from './admin-helpers.ts';
 import { bodyThatStops, type ErrorJson } from './client.ts';
-import { makeOverdue, newKey, PS5, SHIPPING } from './orders-helpers.ts';
+import { makeOverdue, newKey, PS5, rowCounts, setPrice, SHIPPING } from './orders-helpers.ts';
 import { JPEG, PNG, postTradeIn, shopper, stored, submitted, SWAP_PS5, tradeInFields, WEBP } from './trade-in-helpers.ts';
 
 /**
@@ -699,6 +699,57 @@ describe('an accepted swap becomes an order', () => {
       customer: details(email),
     });
     expect(again.status).toBe(201);
+  });
+
+  it('the variant relabelled under its id since the offer (another thing now): 409 swap_unavailable, and no order', async () => {
+    const { reference, email } = await acceptedSwap();
+    const relabel = (label: string) =>
+      env.DB.prepare('update product_variants set label = ? where product_id = ? and id = ?')
+        .bind(label, PS5.id, PS5.variant)
+        .run();
+    const { label } = (await env.DB.prepare('select label from product_variants where product_id = ? and id = ?')
+      .bind(PS5.id, PS5.variant)
+      .first<{ label: string }>())!;
+    const before = await rowCounts();
+    try {
+      await relabel('Pro 2TB Bundle');
+      const refused = await shopper().post(`/trade-ins/${reference}/order`, {
+        email,
+        idempotencyKey: newKey(),
+        customer: details(email),
+      });
+      expect((await refusal(refused, 409)).code).toBe('swap_unavailable');
+      expect(await rowCounts()).toEqual(before);
+      // The same label written another way is the same variant.
+      await relabel(` ${label.toUpperCase()} `);
+      await swapOrder(reference, email);
+    } finally {
+      await relabel(label);
+    }
+  });
+
+  it('the product repriced to the credit or below since the offer: 409 price_below_credit, and no order (not one for ₦0)', async () => {
+    const { reference, email } = await acceptedSwap();
+    const before = await rowCounts();
+    try {
+      for (const price of [30_000_000, 29_000_000]) {
+        await setPrice(PS5.id, price, PS5.variant);
+        const refused = await shopper().post(`/trade-ins/${reference}/order`, {
+          email,
+          idempotencyKey: newKey(),
+          customer: { ...details(email), delivery: 'pickup' },
+        });
+        expect(await refusal(refused, 409)).toMatchObject({
+          code: 'price_below_credit',
+          message: expect.stringContaining('Please contact us'),
+        });
+      }
+      expect(await rowCounts()).toEqual(before);
+    } finally {
+      await setPrice(PS5.id, PS5.price, PS5.variant);
+    }
+    // At its price again, the swap is ordered.
+    await swapOrder(reference, email);
   });
 
   describe("the swap's order holds the admin's close and complete (its credit lives on the order)", () => {

@@ -245,7 +245,7 @@ test('the admin deletes a product: it leaves the listing, its page, and the cart
   await openAdmin(page, `/admin?tab=products&q=${encodeURIComponent(product.name)}`);
   await page.getByRole('button', { name: `Delete ${product.name}` }).click();
   const confirm = page.getByRole('dialog', { name: `Delete ${product.name}?` });
-  await expect(confirm).toContainText('Nobody has ordered it, so it will be deleted for good.');
+  await expect(confirm).toContainText('No order or trade-in names it, so it will be deleted for good.');
   await confirm.getByRole('button', { name: 'Delete it' }).click();
   await expect(confirm).toBeHidden();
   await expect(page.getByRole('alert').filter({ hasText: `${product.name} deleted` })).toBeVisible();

@@ -139,12 +139,12 @@ function ProductList({ route }: { route: AdminRoute }) {
             <p role="status">Checking whether it was ever ordered…</p>
           ) : deleting.ordered ? (
             <p>
-              Orders name this product, so it will be <strong>archived</strong>: it leaves the shop, and the orders keep it. You
-              can find it under “Show archived products”.
+              Orders or trade-in requests name this product, so it will be <strong>archived</strong>: it leaves the shop, and they
+              keep it. You can find it under “Show archived products”.
             </p>
           ) : deleting.ordered === false ? (
             <p>
-              Nobody has ordered it, so it will be <strong>deleted</strong> for good.
+              No order or trade-in names it, so it will be <strong>deleted</strong> for good.
             </p>
           ) : null}
           <FormProblem text={deleting.problem ?? null} />

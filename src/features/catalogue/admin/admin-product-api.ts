@@ -70,7 +70,7 @@ export const adminProductDetailSchema = z.object({
   catalogueReviews: count,
   /** The version an edit must name (409 `product_changed` when someone saved it meanwhile). */
   version: z.string(),
-  /** True when orders refer to it: deleting it archives it instead of erasing it. */
+  /** True when orders or trade-ins (a swap) refer to it: deleting it archives it instead of erasing it. */
   ordered: z.boolean(),
   /**
    * Units unpaid orders hold, by variant id ('' for a product without variants): not counted in
