@@ -15,7 +15,7 @@ import {
 import { nairaToKobo } from '../../src/lib/money.ts';
 import { storeReviews } from './products.ts';
 import { products } from '../platform/schema.ts';
-import { planQuery, type QueryPlan, type Slot, suggestQuery } from './query-plan.ts';
+import { namedByAll, planQuery, type QueryPlan, type Slot, shorterQueries, suggestQuery } from './query-plan.ts';
 import { parseVariants, VARIANTS_JSON } from './variants.ts';
 import { catalogueVocabulary } from './vocabulary.ts';
 
@@ -357,7 +357,8 @@ export function prepare(d1: D1Queries, statement: SQL): D1PreparedStatement {
  * One page of the listing for a query, from D1, and how many rows D1 read for it. The query's
  * words are planned against the catalogue's vocabulary (read once per isolate, vocabulary.ts).
  * When nothing matches, `didYouMean` is the query with its unmatched words replaced by the
- * nearest catalogue words, offered only if that query finds products (one more count).
+ * nearest catalogue words, or else the query without one of its words (shorterQueries()),
+ * offered only if that query finds products (one more batch of counts).
  */
 export async function searchProductsInD1(
   d1: D1Queries,
@@ -381,12 +382,27 @@ export async function searchProductsInD1(
   const total = groupRows.reduce((sum, g) => sum + g.count, 0);
   let rowsRead = [page, groups, brands].reduce((sum, r) => sum + (r?.meta.rows_read ?? 0), 0);
   let didYouMean: string | undefined;
-  const suggestion = total === 0 && vocabulary ? suggestQuery(plan, vocabulary) : undefined;
-  if (suggestion && vocabulary) {
-    const corrected = productSearchStatements({ ...query, q: suggestion }, planQuery(searchTerms(suggestion), vocabulary));
-    const found = await prepare(d1, sql`${corrected.groups} LIMIT 1`).all();
-    rowsRead += found.meta.rows_read ?? 0;
-    if (found.results.length) didYouMean = suggestion;
+  if (total === 0 && vocabulary) {
+    // The words corrected first; else the query without one of its words. Each candidate is one
+    // LIMIT 1 count, all in one batch; the first in order that finds something is offered.
+    // The words corrected first; else the query without one of its words. Each candidate's best
+    // match is read (all in one batch): the first whose best match is named by all its words is
+    // offered, else the first that finds anything.
+    const corrected = suggestQuery(plan, vocabulary);
+    const candidates = corrected ? [corrected] : shorterQueries(plan);
+    if (candidates.length) {
+      const found = await d1.batch<unknown>(
+        candidates.map((q) =>
+          prepare(
+            d1,
+            sql`SELECT * FROM (${productSearchStatements(candidateQuery(query, q), planQuery(searchTerms(q), vocabulary)).page}) LIMIT 1`,
+          ),
+        ),
+      );
+      rowsRead += found.reduce((sum, r) => sum + (r.meta.rows_read ?? 0), 0);
+      const best = candidates.map((q, i) => ({ q, top: (found[i]!.results as Row[])[0] }));
+      didYouMean = (best.find((c) => c.top && namedByAll(c.q, c.top)) ?? best.find((c) => c.top))?.q;
+    }
   }
   return {
     page: {
@@ -401,6 +417,11 @@ export async function searchProductsInD1(
     },
     rowsRead,
   };
+}
+
+/** A shorter or corrected query as it is tried: the same filters, its first page by best match. */
+function candidateQuery(query: ProductQuery, q: string): ProductQuery {
+  return { ...query, q, page: 1, sort: 'relevance' };
 }
 
 /**

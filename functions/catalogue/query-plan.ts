@@ -1,5 +1,6 @@
 import type { CategoryId } from '../../src/features/catalogue/categories.ts';
 import { SYNONYMS, type SynonymGroup } from '../../src/features/catalogue/synonyms.ts';
+import { searchWords } from '../../src/features/catalogue/search.ts';
 
 /**
  * What a shopper's search words mean, worked out before any product is read
@@ -213,4 +214,37 @@ export function suggestQuery(plan: QueryPlan, vocabulary: Vocabulary): string | 
     return [nearest];
   });
   return replaced ? words.join(' ') : undefined;
+}
+
+/**
+ * Whether a product's name and brand carry every word of `q` (each the start of one of their
+ * words): of the shorter queries, one whose best match is named by all its words is offered
+ * before one found only in descriptions ("65" finds the 65" TVs; "inch" only a phone's "6.3-inch").
+ */
+export function namedByAll(q: string, product: { name: string; brand: string }): boolean {
+  const words = searchWords(`${product.brand} ${product.name}`);
+  return searchWords(q).every((term) => words.some((word) => word.startsWith(term)));
+}
+
+/** The most words a query may have for shorterQueries() to try it without one of them. */
+const SHORTER_UP_TO = 4;
+
+/**
+ * The query without one of its slots, for a search that found nothing as a whole although its
+ * parts find something ("iphone 15 pro max" when the store sells the 17 Pro Max; "65 inch", as
+ * the TVs are named 65"): each slot left out in turn, a number first (a model the store does not
+ * carry), then from the last word to the first. Empty for one word, or more than SHORTER_UP_TO.
+ */
+export function shorterQueries(plan: QueryPlan): string[] {
+  const { slots } = plan;
+  if (slots.length < 2 || slots.length > SHORTER_UP_TO) return [];
+  const order = slots
+    .map((slot, i) => ({ i, number: slot.typed.every((w) => /^\d+$/.test(w)) }))
+    .sort((a, b) => Number(b.number) - Number(a.number) || b.i - a.i);
+  return order.map(({ i }) =>
+    slots
+      .filter((_, j) => j !== i)
+      .flatMap((slot) => slot.typed)
+      .join(' '),
+  );
 }

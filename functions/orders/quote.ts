@@ -44,7 +44,9 @@ export async function quoteCart(db: Db, config: Config, lines: PlaceOrder['lines
     const { held, most, free } = rooms[at]!;
     // Earlier lines of the same product and variant take their share of the room first.
     const room = Math.max(0, free - before);
-    if (line.quantity <= room) return line;
+    // Within the room: `available` says how far the cart's '+' may go (what the product page's
+    // "Up to N per order" says), so the shopper is not let past it only to be told so.
+    if (line.quantity <= room) return { ...line, available: Math.min(line.available, room) };
     const message = holdLimitMessage(line, { held, most, free: room });
     return {
       ...line,

@@ -197,7 +197,11 @@ describe("the cart's quote says the hold limit before checkout", () => {
     for (const stock of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]) {
       await setStock(id, stock);
       const offered = mostPerOrder(stock);
-      expect((await quote(LIMITS, id, offered)).ok, `${offered} of ${stock}`).toBe(true);
+      const within = await quote(LIMITS, id, offered);
+      expect(within.ok, `${offered} of ${stock}`).toBe(true);
+      // Within it, `available` is that same number: the cart's '+' stops where the page's does.
+      expect(within.lines[0]!.available, `available at ${stock}`).toBe(offered);
+      expect((await quote(LIMITS, id, 1)).lines[0]!.available, `available for 1 of ${stock}`).toBe(offered);
       if (offered < MAX_LINE_QUANTITY)
         expect((await quote(LIMITS, id, offered + 1)).ok, `${offered + 1} of ${stock}`).toBe(false);
     }

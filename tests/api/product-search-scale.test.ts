@@ -125,6 +125,15 @@ describe(`rows read with ${BULK.toLocaleString('en')} products`, () => {
     }
   });
 
+  it('offers a shorter query for one that finds nothing, reading a page of the big category, not the category', async () => {
+    const { page, rowsRead } = await searchProductsInD1(env.DB, query({ q: 'phones qqvvzzxx' }));
+    expect(page.total).toBe(0);
+    expect(page.didYouMean).toBe('phones');
+    // The query itself (no match), then each query without one of its words, on its first page.
+    expect(rowsRead).toBeLessThan(2 * (6 * BRANDS.length + 8 * PAGE_SIZE));
+    console.log(`"phones qqvvzzxx": ${rowsRead} rows read, did you mean ${page.didYouMean}`);
+  });
+
   it('lists the whole catalogue reading a page and the kept counts: bounded by categories and brands, not products', async () => {
     const first = await searchProductsInD1(env.DB, query({}));
     // Within the default price filter (up to ₦5,000,000): the generator prices about 1 in 100 above it.

@@ -1,4 +1,12 @@
-import { planQuery, type QueryPlan, type Slot, suggestQuery, vocabularyOf } from '../../functions/catalogue/query-plan.ts';
+import {
+  namedByAll,
+  planQuery,
+  type QueryPlan,
+  shorterQueries,
+  type Slot,
+  suggestQuery,
+  vocabularyOf,
+} from '../../functions/catalogue/query-plan.ts';
 import { isInStock, type Product } from '../../src/features/catalogue/product.ts';
 import {
   compareIds,
@@ -109,8 +117,16 @@ export function searchProducts(products: readonly Product[], query: ProductQuery
     brands,
     facets,
   );
-  // Nothing found: the query with its unmatched words replaced, when that finds products.
-  const suggestion = matching.length === 0 && terms.length ? suggestQuery(plan, vocabulary) : undefined;
-  if (suggestion && searchProducts(products, { ...query, q: suggestion }).total > 0) return { ...page, didYouMean: suggestion };
-  return page;
+  // Nothing found: the query with its unmatched words replaced, or else without one of its
+  // words, the first of those that finds products.
+  if (matching.length > 0 || terms.length === 0) return page;
+  const corrected = suggestQuery(plan, vocabulary);
+  const candidates = corrected ? [corrected] : shorterQueries(plan);
+  // Each tried on its first page by best match, under the same filters.
+  const best = candidates.map((q) => ({
+    q,
+    top: searchProducts(products, { ...query, q, page: 1, sort: 'relevance' }).items[0],
+  }));
+  const didYouMean = (best.find((c) => c.top && namedByAll(c.q, c.top)) ?? best.find((c) => c.top))?.q;
+  return didYouMean ? { ...page, didYouMean } : page;
 }

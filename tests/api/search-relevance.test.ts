@@ -63,6 +63,17 @@ describe('did you mean', () => {
     expect(found.didYouMean).toBeUndefined();
   });
 
+  it('offers the query without a word when the whole finds nothing but a part does: a model number the store lacks, "inch"', async () => {
+    const iphone = await search('iphone 15 pro max');
+    expect(iphone.total).toBe(0);
+    expect(iphone.didYouMean).toBe('iphone pro max');
+    expect((await search('iphone pro max')).items[0]?.name).toMatch(/iPhone 17 Pro Max/);
+    const tv = await search('65 inch');
+    expect(tv.total).toBe(0);
+    expect(tv.didYouMean).toBe('65');
+    expect((await search('65')).items.some((p) => p.category === 'tvs' && p.name.includes('65'))).toBe(true);
+  });
+
   it('offers nothing when the corrected query finds nothing under the same filters', async () => {
     const response = await api('/products?q=ipxxne&category=tvs');
     const page = productApi.list.response.parse(await response.json());

@@ -238,8 +238,11 @@ test('the admin deletes a product: it leaves the listing, its page, and the cart
   const product = newProduct(db, 'remove', 23_000_000);
   const shopper = await otherBrowser(browser, baseURL);
   await putInCart(shopper, product.id, product.name);
+  // A product nobody has rated says so, not "★ 0.0 (0)": on its page and on its card.
+  await expect(shopper.locator('.detail__info .rating')).toHaveText('No reviews yet');
   await shopper.goto(`/products?q=${encodeURIComponent(product.name)}`);
   await expect(shopper.locator(`[data-product-id="${product.id}"]`)).toBeVisible();
+  await expect(shopper.locator(`[data-product-id="${product.id}"] .rating`)).toHaveText('No reviews yet');
 
   await signIn(page, ADMIN.email, ADMIN.password);
   await openAdmin(page, `/admin?tab=products&q=${encodeURIComponent(product.name)}`);

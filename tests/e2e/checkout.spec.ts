@@ -481,3 +481,20 @@ test('on a phone the cart and the checkout dialog fit the screen @phone', async 
   await expect(dialog.locator('[data-field="Reference"]')).toBeInViewport();
   expect(await dialog.evaluate((element) => element.scrollTop)).toBe(0);
 });
+
+test('closing the checkout opened by a click that did not focus the button (as Safari clicks) gives focus back to it', async ({
+  page,
+}) => {
+  await putInCart(page, 'jbl-flip-7', 'JBL Flip 7 Portable Bluetooth Speaker');
+  await openCart(page);
+  const proceed = page.getByRole('button', { name: 'Proceed to Checkout' });
+  // As a tap in Safari: what had focus loses it (the tap is elsewhere), and the button never gets it.
+  await proceed.evaluate((button: HTMLElement) => {
+    (document.activeElement as HTMLElement | null)?.blur();
+    button.click();
+  });
+  await expect(checkout(page).getByRole('heading', { name: 'Checkout' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(checkout(page)).toBeHidden();
+  await expect(proceed).toBeFocused();
+});

@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { ADMIN } from './accounts.ts';
+import { ADMIN, placeOrderAs } from './accounts.ts';
 import { axe, expect, type TestDb, test } from './fixtures.ts';
 import { islandsHydrated, scriptsRan } from './islands.ts';
 import { layoutShift, settled, watchLayoutShift } from './layout-shift.ts';
@@ -66,6 +66,9 @@ async function expectHeader(page: Page, who: 'guest' | 'user' | 'admin') {
 
 test('a shopper signs up, confirms the e-mail address from the link, signs out and signs in again', async ({ page, db }) => {
   const email = freshEmail('ada');
+  // An order placed as a guest with the address before: the account shows it once the address is confirmed.
+  await page.goto('/');
+  const guestOrder = await placeOrderAs(page, { name: 'Ada Obi', email, password: '' }, 'anker-735-charger-ganprime-65w');
   await openLogin(page);
   await expect(main(page).getByRole('heading', { level: 1 })).toHaveText('Welcome back!');
   await expectHeader(page, 'guest');
@@ -80,9 +83,14 @@ test('a shopper signs up, confirms the e-mail address from the link, signs out a
   await expect(rules.getByRole('listitem')).toHaveText(['At least 8 characters (met)', 'Not a commonly used password (met)']);
   await main(page).getByRole('button', { name: 'Create Account' }).click();
 
-  // Signed up and signed in: back to the default page, the profile.
+  // Signed up and signed in: back to the default page, the profile, which says the address is to confirm.
   await expect(page).toHaveURL(/\/profile$/);
   await expectHeader(page, 'user');
+  const confirm = page.getByRole('region', { name: 'Confirm your e-mail address' });
+  await expect(confirm).toContainText(`We sent a link to ${email}.`);
+  await page.goto('/orders');
+  await expect(confirm).toContainText('Until you open it, orders you placed as a guest with this address do not show');
+  await expect(main(page).getByRole('heading', { name: 'No orders yet' })).toBeVisible();
   const [user] = db.query<{ email_verified: number | null; role: string }>(
     `select email_verified, role from users where email = '${email}'`,
   );
@@ -104,6 +112,9 @@ test('a shopper signs up, confirms the e-mail address from the link, signs out a
   await page.getByRole('button', { name: 'Confirm e-mail address' }).click();
   await expect(page).toHaveURL(/\/profile$/);
   await expectHeader(page, 'user');
+  await page.goto('/orders');
+  await expect(main(page).getByRole('heading', { name: `Order ${guestOrder}` })).toBeVisible();
+  await expect(confirm).toHaveCount(0);
   expect(
     db.query<{ verified: number }>(`select email_verified is not null as verified from users where email = '${email}'`),
   ).toEqual([{ verified: 1 }]);

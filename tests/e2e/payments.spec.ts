@@ -248,9 +248,14 @@ test("the admin cancels a part-paid order: the dialog names what arrived to refu
   const row = admin.getByRole('row').filter({ has: admin.getByRole('link', { name: number }) });
   await expect(row).toContainText(/Awaiting payment\s*₦10,000 of ₦[\d,]+ arrived/);
   await row.getByRole('link', { name: number }).click();
+  await expect(admin.getByRole('region', { name: 'Payment', exact: true })).toContainText(
+    /State\s*Part paid: ₦10,000 of ₦[\d,]+ arrived\s*Received so far\s*₦10,000\s*Still to pay/,
+  );
   await admin.getByRole('button', { name: 'Cancel order' }).click();
   const dialog = admin.getByRole('dialog', { name: `Cancel order ${number}?` });
   await expect(dialog).toContainText('₦10,000 of it has arrived: refund that to the shopper (Payments lists it).');
+  // Its two buttons: the move, and the one that leaves the order as it is (not a second "Cancel").
+  await expect(dialog.getByRole('button')).toHaveText(['Keep the order', 'Cancel the order']);
   await dialog.getByLabel('Reason').fill('The shopper asked to cancel');
   await dialog.getByRole('button', { name: 'Cancel the order' }).click();
   await expect(dialog).toBeHidden();

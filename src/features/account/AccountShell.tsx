@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Loading } from '../loaded/LoadedView.tsx';
+import { ResendVerification } from './ProfileParts.tsx';
 import type { SessionUser } from './session.ts';
 import { signInUrl } from './session.ts';
 import { useAuth } from './use-account.browser.ts';
@@ -54,12 +55,32 @@ export function AccountShell({ current, purpose, children }: ShellProps) {
         {auth.loading ? (
           <Loading what="your account" look="account" />
         ) : auth.user ? (
-          children(auth.user)
+          <>
+            {!auth.user.emailVerified && <ConfirmEmailNotice email={auth.user.email} />}
+            {children(auth.user)}
+          </>
         ) : (
           <SignInPrompt purpose={purpose} />
         )}
       </div>
     </div>
+  );
+}
+
+/**
+ * Until the account's address is confirmed, every account page says so: a shopper who signed up
+ * with the address of earlier guest orders would otherwise find "No orders yet" and no reason.
+ */
+function ConfirmEmailNotice({ email }: { email: string }) {
+  return (
+    <section className="card account-confirm" aria-labelledby="account-confirm-title">
+      <h2 id="account-confirm-title">Confirm your e-mail address</h2>
+      <p>
+        We sent a link to <strong>{email}</strong>. Until you open it, orders you placed as a guest with this address do not show
+        in your account.
+      </p>
+      <ResendVerification />
+    </section>
   );
 }
 

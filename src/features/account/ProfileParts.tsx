@@ -1,4 +1,7 @@
-import type { Profile } from './account-api.ts';
+import { useState } from 'react';
+import { callApi } from '../../lib/api-client.browser.ts';
+import { accountApi, type Profile } from './account-api.ts';
+import { accountErrorMessage } from './use-account.browser.ts';
 
 /** What every tab of /profile gets. */
 export interface TabProps {
@@ -22,5 +25,31 @@ export function FormStatus({ status }: { status: FormStatusValue }) {
         </p>
       )}
     </>
+  );
+}
+
+/** "Resend verification e-mail", with what the Worker answered (the Security tab and the account pages' notice). */
+export function ResendVerification() {
+  const [status, setStatus] = useState<FormStatusValue>(null);
+  const [busy, setBusy] = useState(false);
+  const resend = async () => {
+    setStatus(null);
+    setBusy(true);
+    try {
+      const { message } = await callApi(accountApi.resendVerification);
+      setStatus({ kind: 'success', text: message });
+    } catch (error) {
+      setStatus({ kind: 'error', text: accountErrorMessage(error, 'We could not send the e-mail. Please try again.') });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="account-resend">
+      <button type="button" className="btn btn-outline" onClick={() => void resend()} disabled={busy}>
+        {busy ? 'Sending…' : 'Resend verification e-mail'}
+      </button>
+      <FormStatus status={status} />
+    </div>
   );
 }

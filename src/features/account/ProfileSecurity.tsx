@@ -28,20 +28,6 @@ export function SecurityTab({ profile, onSaved }: TabProps) {
 }
 
 function EmailSection({ profile }: TabProps) {
-  const [status, setStatus] = useState<FormStatusValue>(null);
-  const [busy, setBusy] = useState(false);
-  const resend = async () => {
-    setStatus(null);
-    setBusy(true);
-    try {
-      const { message } = await callApi(accountApi.resendVerification);
-      setStatus({ kind: 'success', text: message });
-    } catch (error) {
-      setStatus({ kind: 'error', text: accountErrorMessage(error, 'We could not send the e-mail. Please try again.') });
-    } finally {
-      setBusy(false);
-    }
-  };
   return (
     <section aria-labelledby="email-title">
       <h2 id="email-title">E-mail address</h2>
@@ -53,18 +39,7 @@ function EmailSection({ profile }: TabProps) {
           <span className="account-badge account-badge--warn">Not confirmed</span>
         )}
       </p>
-      {!profile.emailVerified && (
-        <>
-          <p className="muted">
-            Confirm your address with the link we e-mailed you. Until then, orders you placed as a guest with this address do not
-            show in your account.
-          </p>
-          <button type="button" className="btn btn-outline" onClick={() => void resend()} disabled={busy}>
-            {busy ? 'Sending…' : 'Resend verification e-mail'}
-          </button>
-        </>
-      )}
-      <FormStatus status={status} />
+      {/* Unconfirmed, every account page says so above, with the button to resend the link (AccountShell.tsx). */}
     </section>
   );
 }

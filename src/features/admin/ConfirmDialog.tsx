@@ -10,6 +10,7 @@ export function ConfirmDialog({
   title,
   children,
   confirmLabel,
+  closeLabel = 'Cancel',
   busy = false,
   danger = false,
   onConfirm,
@@ -20,6 +21,8 @@ export function ConfirmDialog({
   title: string;
   children: ReactNode;
   confirmLabel: string;
+  /** The button that closes it unchanged ("Keep the order" where "Cancel" would read as the move). */
+  closeLabel?: string;
   busy?: boolean;
   danger?: boolean;
   /** Without `formId`: what the confirm button does. */
@@ -47,7 +50,7 @@ export function ConfirmDialog({
       <div className="admin-dialog__body">{children}</div>
       <div className="admin-dialog__actions">
         <button type="button" className="btn btn-outline" onClick={onClose}>
-          Cancel
+          {closeLabel}
         </button>
         <button
           type={formId ? 'submit' : 'button'}

@@ -22,6 +22,8 @@ export interface Move<D, I extends FieldValues = FieldValues, O = I> {
   title(detail: D): string;
   /** The dialog's confirm button. */
   confirm: string;
+  /** The dialog's close button, when "Cancel" would be confused with the move itself ("Keep the order"). */
+  keep?: string;
   /** A move that ends something (cancel, close): its buttons are the danger ones. */
   danger?: boolean;
   /** The form's rules: the contract's body schema. */
@@ -164,6 +166,7 @@ export function MoveDialog<D>({
       danger={move.danger}
       title={move.title(detail)}
       confirmLabel={move.confirm}
+      closeLabel={move.keep}
       formId={formId}
       busy={form.formState.isSubmitting}
       onClose={onClose}

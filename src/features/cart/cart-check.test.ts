@@ -14,9 +14,7 @@ describe("a cart line's problem, as /cart says it", () => {
     expect(lineProblemText('insufficient_stock', 0)).toBe('Sold out. Remove it to check out.');
     expect(lineProblemText('insufficient_stock', 2)).toBe('Only 2 left. Lower the quantity to check out.');
     // In stock, but more than unpaid orders may hold now (the hoarding limit): the rest once paid.
-    expect(lineProblemText('hold_limit', 1)).toBe(
-      'Only 1 can be ordered until this order is paid. Lower the quantity to check out, and order the rest once it is paid.',
-    );
+    expect(lineProblemText('hold_limit', 1)).toBe('Up to 1 per order while so few are left. Lower the quantity to check out.');
     expect(lineProblemText('hold_limit', 0)).toBe(
       'Held by other unpaid orders right now. Remove it to check out, or try again in a few hours.',
     );

@@ -72,7 +72,7 @@ export function lineProblemText(kind: LineProblemKind, available: number): strin
   if (kind === 'hold_limit') {
     return available === 0
       ? 'Held by other unpaid orders right now. Remove it to check out, or try again in a few hours.'
-      : `Only ${available} can be ordered until this order is paid. Lower the quantity to check out, and order the rest once it is paid.`;
+      : `Up to ${available} per order while so few are left. Lower the quantity to check out.`;
   }
   return 'No longer available. Remove it to check out.';
 }

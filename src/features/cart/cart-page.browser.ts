@@ -301,6 +301,16 @@ function cartPage(root: HTMLElement, checkoutHost: HTMLElement) {
         onClose: () => {
           checkoutOpen = false;
           recheck();
+          // The dialog gives focus back to what had it when it opened. Safari does not focus a
+          // button on click, so that was the page itself, and focus stays in the closed dialog or
+          // falls to the page: give it to the checkout button, or to the cart's heading once the
+          // order emptied the cart.
+          setTimeout(() => {
+            const at = document.activeElement;
+            if (at && at !== document.body && !checkoutHost.contains(at)) return;
+            const back = checkoutButton.isConnected && checkoutButton.offsetParent ? checkoutButton : null;
+            (back ?? root.querySelector<HTMLElement>('[data-cart-focus]'))?.focus();
+          });
         },
         onCartOutdated: recheck,
       });

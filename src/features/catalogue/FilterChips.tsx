@@ -30,7 +30,7 @@ export function FilterChips({ query }: { query: ProductQuery }) {
       ? [
           {
             key: 'price',
-            label: `${formatNaira(wholeNairaToKobo(query.minPrice))} – ${formatNaira(wholeNairaToKobo(query.maxPrice))}`,
+            label: priceLabel(query),
             href: without({ minPrice: DEFAULT_QUERY.minPrice, maxPrice: DEFAULT_QUERY.maxPrice }),
           },
         ]
@@ -59,4 +59,12 @@ export function FilterChips({ query }: { query: ProductQuery }) {
       </li>
     </ul>
   );
+}
+
+/** The price chip says only the bounds the shopper set: "From ₦1,000,000", "Up to ₦50,000", or both. */
+export function priceLabel({ minPrice, maxPrice }: Pick<ProductQuery, 'minPrice' | 'maxPrice'>): string {
+  const naira = (n: number) => formatNaira(wholeNairaToKobo(n));
+  if (maxPrice === DEFAULT_QUERY.maxPrice) return `From ${naira(minPrice)}`;
+  if (minPrice === DEFAULT_QUERY.minPrice) return `Up to ${naira(maxPrice)}`;
+  return `${naira(minPrice)} – ${naira(maxPrice)}`;
 }

@@ -1,5 +1,5 @@
 import { SlidersHorizontal } from 'lucide-react';
-import { type CategoryId, DEPARTMENTS } from './categories.ts';
+import { CATEGORY_IDS, type CategoryId } from './categories.ts';
 import { FilterChips } from './FilterChips.tsx';
 import { FilterPanel } from './FilterPanel.tsx';
 import { FORM_MARKER, type ListingErrors, listingHref } from './listing.ts';
@@ -40,7 +40,8 @@ export default function ProductBrowser({ initial: page, query, errors, priceText
   const otherProblems = (['category', 'brand', 'sort', 'page', 'featured'] as const).flatMap((f) =>
     errors[f] ? [errors[f]] : [],
   );
-  const departments = DEPARTMENTS.filter((id) => categories.includes(id));
+  // Every department with products on sale (Gaming Gear, and those an admin adds to), in menu order.
+  const departments = CATEGORY_IDS.filter((id) => categories.includes(id));
   const typed = query.q.length;
 
   return (

@@ -6,6 +6,8 @@
  */
 export function Rating({ rating, reviews, fromStore }: { rating: number; reviews: number; fromStore?: number | undefined }) {
   const count = reviews.toLocaleString('en-NG');
+  // A new product nobody has rated: said in words, not as a zero score.
+  if (reviews === 0) return <span className="rating">No reviews yet</span>;
   return (
     <span className="rating">
       <span className="star" aria-hidden="true">

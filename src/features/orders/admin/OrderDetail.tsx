@@ -122,14 +122,20 @@ function OrderView({ detail, outcome }: { detail: AdminOrderDetail; outcome: Mov
           ) : order.payment ? (
             <dl className="admin-facts">
               <dt>State</dt>
-              <dd>{order.payment.due ? 'Not paid yet' : 'The shopper reported the transfer; not confirmed yet'}</dd>
+              <dd>
+                {(order.payment.received ?? 0) > 0
+                  ? `Part paid: ${formatNaira(order.payment.received ?? 0)} of ${formatNaira(order.total)} arrived`
+                  : order.payment.due
+                    ? 'Not paid yet'
+                    : 'The shopper reported the transfer; not confirmed yet'}
+              </dd>
               {(order.payment.received ?? 0) > 0 && (
                 <>
                   <dt>Received so far</dt>
                   <dd>{formatNaira(order.payment.received ?? 0)}</dd>
                 </>
               )}
-              <dt>Amount due</dt>
+              <dt>{(order.payment.received ?? 0) > 0 ? 'Still to pay' : 'Amount due'}</dt>
               <dd>{formatNaira(order.payment.amount)}</dd>
               <dt>Pays into</dt>
               <dd>
@@ -284,6 +290,7 @@ const ORDER_MOVES: Record<OrderMove, Move<AdminOrderDetail>> = {
     label: () => 'Cancel order',
     title: ({ order }) => `Cancel order ${order.number}?`,
     confirm: 'Cancel the order',
+    keep: 'Keep the order',
     danger: true,
     schema: cancelOrderSchema,
     defaults: ({ version }) => ({ version, reason: '' }),
@@ -291,7 +298,8 @@ const ORDER_MOVES: Record<OrderMove, Move<AdminOrderDetail>> = {
       <>
         <p>
           Its items go back on sale and the shopper gets an e-mail with your reason.
-          {order.status === 'paid' && ' The order is paid: refund the transfer yourself.'}
+          {order.status === 'paid' &&
+            ' The order is paid: refund the transfer to the shopper from the bank, then record it under Payments (“Mark dealt with”), which lists it.'}
           {(order.payment?.received ?? 0) > 0 &&
             ` ${formatNaira(order.payment?.received ?? 0)} of it has arrived: refund that to the shopper (Payments lists it).`}
         </p>
