@@ -87,6 +87,12 @@ const configSchema = z
     MAX_ORDER_LINES: z.coerce.number().int().positive().default(MAX_ORDER_LINES),
     /** Requests per client (cf-connecting-ip) and sliding window, as "<requests>/<seconds>" (functions/platform/rate-limit.ts). */
     RATE_LIMIT_PLACE_ORDER: rateLimitRule.default({ limit: 10, windowSeconds: 600 }),
+    /**
+     * Wrong e-mail addresses one order number may be looked up with, from all clients together
+     * (functions/orders/find.ts): a known number is not tried against a list of addresses from
+     * many client addresses. Past it, that number's lookups wait.
+     */
+    RATE_LIMIT_LOOKUP_ORDER: rateLimitRule.default({ limit: 10, windowSeconds: 3600 }),
     RATE_LIMIT_PAYMENT_REPORT: rateLimitRule.default({ limit: 10, windowSeconds: 600 }),
     RATE_LIMIT_LOOKUP: rateLimitRule.default({ limit: 20, windowSeconds: 600 }),
     RATE_LIMIT_QUOTE: rateLimitRule.default({ limit: 120, windowSeconds: 60 }),

@@ -165,13 +165,18 @@ export function firstProofStatements(
   { passwordHash, now = new Date() }: { passwordHash?: string | null; now?: Date } = {},
 ) {
   const [, joinOrders, joinTradeIns] = markVerifiedStatements(db, user.id, user.email, now);
+  // A prover who did not show the sign-up password (a new one, or Google's word) claims an
+  // account someone else may have set up in their name: what that someone typed into the profile
+  // (name, phone, delivery address, e-mail preferences) goes with their password and sessions,
+  // or the checkout would offer to deliver to it (an attacker's review, 2026-11-29).
+  const claimed = passwordHash !== undefined;
   return [
     db
       .update(users)
       .set({
         emailVerified: now,
         sessionVersion: sql`${users.sessionVersion} + 1`,
-        ...(passwordHash === undefined ? {} : { passwordHash }),
+        ...(claimed ? { passwordHash, ...UNCLAIMED_PROFILE } : {}),
       })
       .where(eq(users.id, user.id)),
     joinOrders,
@@ -179,6 +184,17 @@ export function firstProofStatements(
     db.delete(accounts).where(eq(accounts.userId, user.id)),
     db.delete(sessions).where(eq(sessions.userId, user.id)),
     db.delete(verificationTokens).where(eq(verificationTokens.identifier, `verify:${user.id}`)),
-    queueEmailForUser(db, addressConfirmedEmail(user.email, user.name, siteUrl), eq(users.id, user.id)),
+    queueEmailForUser(db, addressConfirmedEmail(user.email, claimed ? null : user.name, siteUrl), eq(users.id, user.id)),
   ] as const;
 }
+
+/** A profile as sign-up leaves it: what firstProofStatements() puts back when an address is claimed. */
+const UNCLAIMED_PROFILE = {
+  name: null,
+  phone: null,
+  address: null,
+  city: null,
+  state: null,
+  notifyOrderUpdates: true,
+  notifyPromotions: false,
+} as const;

@@ -5,6 +5,7 @@ import { exportFileName, listSubscribers, removeSubscriber, subscribersCsv } fro
 import type { SignedInEnv } from '../accounts/session.ts';
 import { reply } from '../platform/reply.ts';
 import { at } from '../platform/routing.ts';
+import { auditStatement } from '../platform/audit.ts';
 import { validate } from '../platform/validate.ts';
 
 const idParam = z.object({
@@ -22,12 +23,16 @@ export const adminSubscribersRoute = new Hono<SignedInEnv>()
   .get(at(ADMIN_SUBSCRIBERS_BASE, adminSubscriberApi.subscribers), validate('query', subscriberQuerySchema), async (c) =>
     reply(c, adminSubscriberApi.subscribers, await listSubscribers(c.var.db, c.req.valid('query'))),
   )
-  .get(at(ADMIN_SUBSCRIBERS_BASE, adminSubscriberApi.exportSubscribers), async (c) =>
-    c.body(await subscribersCsv(c.var.db, c.var.config), 200, {
+  .get(at(ADMIN_SUBSCRIBERS_BASE, adminSubscriberApi.exportSubscribers), async (c) => {
+    const { csv, people } = await subscribersCsv(c.var.db, c.var.config);
+    const file = exportFileName();
+    // Personal data leaving the store: who took which file, with how many people in it.
+    await auditStatement(c.var.db, c.var.user, 'subscriber', file, 'export', { people: { from: null, to: people } });
+    return c.body(csv, 200, {
       'content-type': 'text/csv; charset=utf-8',
-      'content-disposition': `attachment; filename="${exportFileName()}"`,
-    }),
-  )
+      'content-disposition': `attachment; filename="${file}"`,
+    });
+  })
   .delete(at(ADMIN_SUBSCRIBERS_BASE, adminSubscriberApi.removeSubscriber), validate('param', idParam), async (c) => {
     await removeSubscriber(c.var.db, c.var.user, c.req.valid('param').id);
     return reply(c, adminSubscriberApi.removeSubscriber, { removed: true });

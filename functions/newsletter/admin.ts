@@ -57,7 +57,7 @@ export function csvField(value: string): string {
  * (when they confirmed, ISO 8601 UTC; the link a marketing tool must put in what it sends), lines
  * ending CRLF. Addresses still waiting gave no consent yet, so they are not in it.
  */
-export async function subscribersCsv(db: Db, config: Config): Promise<string> {
+export async function subscribersCsv(db: Db, config: Config): Promise<{ csv: string; people: number }> {
   const rows = await db
     .select({ email: newsletterSubscribers.email, confirmedAt: newsletterSubscribers.confirmedAt })
     .from(newsletterSubscribers)
@@ -66,7 +66,7 @@ export async function subscribersCsv(db: Db, config: Config): Promise<string> {
   const lines = [['email', 'subscribed_at', 'unsubscribe_url']];
   for (const { email, confirmedAt } of rows)
     if (confirmedAt) lines.push([email, confirmedAt.toISOString(), await unsubscribeUrl(config, email)]);
-  return lines.map((fields) => `${fields.map(csvField).join(',')}\r\n`).join('');
+  return { csv: lines.map((fields) => `${fields.map(csvField).join(',')}\r\n`).join(''), people: lines.length - 1 };
 }
 
 /** The export's file name: subscribers-YYYY-MM-DD.csv, the day in Lagos (UTC+1). */

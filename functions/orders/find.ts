@@ -4,6 +4,7 @@ import { orders, type OrderRow } from '../platform/schema.ts';
 import type { Config } from '../env.ts';
 import { sameDigest, sha256Hex } from '../platform/crypto.ts';
 import { ApiError } from '../platform/errors.ts';
+import { countRequests, takeBackRequests, waitText } from '../platform/rate-limit.ts';
 import { expireIfOverdue } from './expire.ts';
 import type { OrderView } from '../../src/features/orders/order-view.ts';
 import { loadOrderView } from './view.ts';
@@ -59,8 +60,37 @@ export async function lookUpGuestOrder(
   db: Db,
   config: Config,
   { number, email }: { number: string; email: string },
+  now = new Date(),
 ): Promise<OrderView> {
-  return loadOrderView(db, config, await findGuestOrder(db, config, number, email));
+  // Every lookup of the number is counted, and one that finds the order is taken back: only
+  // failures add up (RATE_LIMIT_LOOKUP_ORDER, from all clients together: a number seen on a
+  // parcel or a screenshot is not tried against a list of likely addresses from many client
+  // addresses), the same steps whether or not the number exists. Past it the number's lookups
+  // wait, the right address's too: its owner still has the order in the browser that placed it
+  // and in their account.
+  const counted = await countRequests(
+    db,
+    [{ key: `${LOOKUP_LIMIT}.order:${number}`, rule: config.RATE_LIMIT_LOOKUP_ORDER }],
+    now,
+  );
+  const [mine] = counted;
+  if (mine && !mine.allowed) throw new TooManyLookups(mine.retryAfterSeconds);
+  const order = await findGuestOrder(db, config, number, email, now);
+  await takeBackRequests(db, counted);
+  return loadOrderView(db, config, order);
+}
+
+/** A lookup refused because its order number had too many wrong ones: 429 with how long to wait. */
+export class TooManyLookups extends ApiError {
+  readonly retryAfterSeconds: number;
+  constructor(retryAfterSeconds: number) {
+    super(
+      429,
+      'rate_limited',
+      `This order number was tried with a wrong e-mail address too many times. Please wait ${waitText(retryAfterSeconds)} and try again, or sign in to see it under Orders.`,
+    );
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
 }
 
 /** The order whose access token the caller holds (the browser that placed it). */
@@ -76,6 +106,27 @@ export async function findOrderForToken(
   const matches = sameDigest(row?.accessTokenHash ?? STAND_IN_DIGEST, presented);
   if (!row || !matches) {
     throw new ApiError(404, 'order_not_found', 'We could not find that order for this browser.');
+  }
+  return expireIfOverdue(db, config, row, now);
+}
+
+/**
+ * An order of the signed-in account (`orders.user_id`): placed while signed in, or a guest order
+ * made with its address, joined once the address was proven (functions/accounts/links.ts). The
+ * account makes the shopper's moves on it without the placing browser's token: its owner may be
+ * on another device, or the order may have been placed by someone else in their name and now
+ * hold their allowance (functions/orders/limits.ts). 404 for any other order, as for a wrong token.
+ */
+export async function findOrderForAccount(
+  db: Db,
+  config: Config,
+  number: string,
+  userId: string,
+  now = new Date(),
+): Promise<OrderRow> {
+  const row = await findOrderByNumber(db, number);
+  if (!row || row.userId !== userId) {
+    throw new ApiError(404, 'order_not_found', 'We could not find that order in your account.');
   }
   return expireIfOverdue(db, config, row, now);
 }

@@ -73,8 +73,16 @@ const addressKey = (address: SQL, city: SQL, state: SQL) =>
 
 const column = (o: string, name: string) => sql.raw(`${o}.${name}`);
 
-/** The contacts an order is counted against, each with the field the checkout names when it is refused. */
-function contactsOf(order: Pick<OrderRow, 'mailbox' | 'phone' | 'address' | 'city' | 'state'>) {
+/**
+ * The contacts an order is counted against, each with the field the checkout names when it is
+ * refused. An order placed by an account whose e-mail address is confirmed (`account`) is counted
+ * against that account's own unpaid orders instead: anyone can type a person's e-mail, phone
+ * and address into a guest checkout, and those orders must not lock that person out; the account
+ * proved its mailbox, and its orders are its own.
+ */
+function contactsOf(order: Pick<OrderRow, 'mailbox' | 'phone' | 'address' | 'city' | 'state'>, account: string | null) {
+  if (account !== null)
+    return [{ field: 'customer.email', what: 'account', theirs: (o: string) => column(o, 'user_id'), mine: sql`${account}` }];
   return [
     {
       field: 'customer.email',
@@ -94,7 +102,7 @@ function contactsOf(order: Pick<OrderRow, 'mailbox' | 'phone' | 'address' | 'cit
           },
         ]
       : []),
-  ] as const;
+  ];
 }
 
 /** Units all unpaid orders of a contact hold. */
@@ -129,9 +137,9 @@ const mostHeld = (held: SQL, shelf: SQL, config: Config) =>
  * orders_credit_not_negative; a product's share orders_total_is_sum, so placeOrder() knows which.
  * updated_at is kept, not stamped by $onUpdate: the row is the order as just placed.
  */
-export function guardUnpaidHolds(db: Db, config: Config, order: OrderRow, now: Date) {
+export function guardUnpaidHolds(db: Db, config: Config, order: OrderRow, now: Date, account: string | null) {
   const overContact = sql.join(
-    contactsOf(order).map((contact) => sql`${unitsHeldBy(contact, now)} > ${config.MAX_UNPAID_UNITS_PER_CONTACT}`),
+    contactsOf(order, account).map((contact) => sql`${unitsHeldBy(contact, now)} > ${config.MAX_UNPAID_UNITS_PER_CONTACT}`),
     sql` OR `,
   );
   const overShare = sql`EXISTS (SELECT 1 FROM order_lines ml WHERE ml.order_id = ${order.id}
@@ -148,7 +156,9 @@ export function guardUnpaidHolds(db: Db, config: Config, order: OrderRow, now: D
   ];
 }
 
-const HOLD_MORE = `pay for or cancel your unpaid order first (from its tracking page), or contact us on ${STORE.phone} to order more`;
+const HOLD_MORE = `pay for or cancel your unpaid order first (on its tracking page, or under Orders in your account), or contact us on ${STORE.phone} to order more`;
+/** Also told to a guest: signed in with a confirmed address, orders others placed with their details do not count. */
+const HOLD_MORE_GUEST = `${HOLD_MORE}. Not yours? Sign in to an account whose e-mail address you have confirmed: orders others placed with your details then do not count against you`;
 
 /**
  * How many more units of each line's product (or variant) one more unpaid order may hold now:
@@ -214,10 +224,11 @@ export async function unpaidHoldRefusal(
   order: OrderRow,
   lines: readonly Pick<Quote['lines'][number], 'productId' | 'variant' | 'quantity' | 'name' | 'variantLabel'>[],
   now: Date,
+  account: string | null,
 ): Promise<ApiError | undefined> {
   const units = lines.reduce((sum, l) => sum + l.quantity, 0);
   const limit = config.MAX_UNPAID_UNITS_PER_CONTACT;
-  const contacts = contactsOf(order);
+  const contacts = contactsOf(order, account);
   const [held] = await db.all<Record<string, number>>(
     sql`SELECT ${sql.join(
       contacts.map((c, i) => sql`${unitsHeldBy(c, now)} AS ${sql.identifier(`c${i}`)}`),
@@ -231,7 +242,7 @@ export async function unpaidHoldRefusal(
     return new ApiError(
       409,
       'unpaid_limit',
-      `Unpaid orders with this ${first.what} already hold ${already} ${already === 1 ? 'item' : 'items'}, and we keep at most ${limit} for one customer until they are paid for. To order these, ${HOLD_MORE}.`,
+      `Unpaid orders with this ${first.what} already hold ${already} ${already === 1 ? 'item' : 'items'}, and we keep at most ${limit} for one customer until they are paid for. To order these, ${account === null ? HOLD_MORE_GUEST : HOLD_MORE}.`,
       over.map((c) => ({ field: c.field, message: `Unpaid orders with this ${c.what} hold as many items as we can keep` })),
     );
   }

@@ -88,19 +88,28 @@ export function placeOrder(
   request: PlaceOrder,
   now = new Date(),
   /** The signed-in shopper placing it (functions/accounts/session.ts), or null for a guest: the order then belongs to that account. */
-  userId: string | null = null,
+  owner: OrderOwner | null = null,
   /** A credit and its statements, for an order made from an accepted trade-in. */
   credit?: OrderCredit,
 ): Promise<PlacedOrderResult> {
-  return place(db, config, request, now, userId, credit, 2);
+  return place(db, config, request, now, owner, credit, 2);
 }
+
+/**
+ * The account placing an order. One whose e-mail address is confirmed is counted by its own
+ * unpaid orders, not by the contacts it orders with: a stranger's orders with the same e-mail,
+ * phone or address must not lock its owner out (functions/orders/limits.ts).
+ */
+export type OrderOwner = { id: string; emailVerified: Date | null };
+
+const provenAccount = (owner: OrderOwner | null) => (owner?.emailVerified ? owner.id : null);
 
 async function place(
   db: Db,
   config: Config,
   request: PlaceOrder,
   now: Date,
-  userId: string | null,
+  owner: OrderOwner | null,
   credit: OrderCredit | undefined,
   /** Tries left when a race makes a refusal vanish before it can be explained (a colliding number, an allowance freed meanwhile). */
   tries: number,
@@ -153,7 +162,7 @@ async function place(
     idempotencyKeyHash: keyHash,
     requestHash,
     accessTokenHash: await sha256Hex(accessToken),
-    userId,
+    userId: owner?.id ?? null,
     expiresAt: new Date(now.getTime() + config.ORDER_HOLD_HOURS * HOUR_MS),
     lastTransitionId: null,
     paymentReceived: null,
@@ -202,14 +211,14 @@ async function place(
         fromStatus: null,
         toStatus: row.status,
         actor: 'customer',
-        actorUserId: userId,
+        actorUserId: owner?.id ?? null,
         createdAt: now,
       }),
       ...(account ? [db.insert(paymentAccounts).values(account)] : []),
       ...(confirm.allowed ? [queueEmail(db, orderConfirmationEmail(view, config.SITE_URL), id)] : []),
       ...(credit?.statements(id) ?? []),
       // Last: counts this order's units with every other unpaid order's (functions/orders/limits.ts).
-      ...guardUnpaidHolds(db, config, row, now),
+      ...guardUnpaidHolds(db, config, row, now, provenAccount(owner)),
     ]);
   } catch (err) {
     // Best effort: the batch's own error is what this request answers with.
@@ -235,9 +244,9 @@ async function place(
     if (isCheckViolation(violation, CHECKS.ordersCreditNotNegative) || isCheckViolation(violation, CHECKS.ordersTotalIsSum)) {
       const winner = await findReplay(db, config, keyHash, requestHash, accessToken, now);
       if (winner) return winner;
-      const refusal = await unpaidHoldRefusal(db, config, row, quote.lines, now);
+      const refusal = await unpaidHoldRefusal(db, config, row, quote.lines, now, provenAccount(owner));
       if (refusal) throw refusal;
-      if (tries > 1) return place(db, config, request, now, userId, credit, tries - 1);
+      if (tries > 1) return place(db, config, request, now, owner, credit, tries - 1);
       throw new ApiError(409, 'order_changed', 'Other orders changed while yours was placed. Please try again.');
     }
     const refusal = credit?.refusal(err);
@@ -248,7 +257,7 @@ async function place(
     }
     if (isUniqueViolation(violation, orders.number)) {
       // 50 random bits collided: try once more with a new number.
-      return place(db, config, request, now, userId, credit, tries);
+      return place(db, config, request, now, owner, credit, tries);
     }
     throw err;
   }

@@ -3,7 +3,7 @@ import { orderLookupSchema } from '../../src/features/orders/checkout.ts';
 import { orderApi } from '../../src/features/orders/order-api.ts';
 import { sessionUser } from '../accounts/session.ts';
 import { deliverEmailsLater } from '../platform/outbox.ts';
-import { findOrderForToken, LOOKUP_LIMIT, lookUpGuestOrder } from './find.ts';
+import { findOrderForAccount, findOrderForToken, LOOKUP_LIMIT, lookUpGuestOrder, TooManyLookups } from './find.ts';
 import { placeOrder } from './place.ts';
 import { replyPlaced } from './reply.ts';
 import { moveForShopper, type ShopperMove } from './shopper-moves.ts';
@@ -51,7 +51,7 @@ export const ordersRoute = createRouter()
   .post(at(ORDERS_BASE, orderApi.place), limited.place, validate('json', orderApi.place.body), async (c) => {
     // Signed in: the order belongs to the account (a guest's order joins one once its address is verified).
     const user = await sessionUser(c);
-    return replyPlaced(c, await placeOrder(c.var.db, c.var.config, c.req.valid('json'), undefined, user?.id ?? null));
+    return replyPlaced(c, await placeOrder(c.var.db, c.var.config, c.req.valid('json'), undefined, user));
   })
   // The cart's live check: each line priced from D1 with what (if anything) stops it.
   .post(at(ORDERS_BASE, orderApi.quote), limited.quote, validate('json', orderApi.quote.body), async (c) => {
@@ -61,7 +61,12 @@ export const ordersRoute = createRouter()
   .post(at(ORDERS_BASE, orderApi.lookup), limited.lookup, validate('json', orderApi.lookup.body), async (c) => {
     const lookup = c.req.valid('json');
     noteReference(c, lookup.number);
-    return reply(c, orderApi.lookup, { order: await lookUpGuestOrder(c.var.db, c.var.config, lookup) }, 200, PRIVATE);
+    try {
+      return reply(c, orderApi.lookup, { order: await lookUpGuestOrder(c.var.db, c.var.config, lookup) }, 200, PRIVATE);
+    } catch (error) {
+      if (!(error instanceof TooManyLookups)) throw error;
+      return tooManyRequests(c, { allowed: false, retryAfterSeconds: error.retryAfterSeconds, message: error.message });
+    }
   })
   // The order as the browser that placed it sees it: the cart's "Continue to payment", and the
   // checkout asking every few seconds while the shopper pays. Only a request that fails (a wrong
@@ -93,11 +98,17 @@ export const ordersRoute = createRouter()
     shopperMove(c, c.req.valid('param').number, 'cancel', 'Cancelled by the shopper'),
   );
 
-/** A move the browser holding the order's token asks for (functions/orders/shopper-moves.ts). */
+/**
+ * A move the shopper asks for (functions/orders/shopper-moves.ts): by the browser holding the
+ * order's token, or, without one, by the signed-in account the order belongs to.
+ */
 async function shopperMove(c: Context<AppEnv>, number: string, event: ShopperMove, note?: string) {
   const { db, config } = c.var;
-  const order = await findOrderForToken(db, config, number, bearerToken(c));
   const user = await sessionUser(c);
+  const order =
+    user && c.req.header('authorization') === undefined
+      ? await findOrderForAccount(db, config, number, user.id)
+      : await findOrderForToken(db, config, number, bearerToken(c));
   const after = await moveForShopper(db, config, order, event, user?.id ?? null, note);
   if (after.moved) deliverEmailsLater(c);
   const endpoint = event === 'report_payment' ? orderApi.reportPayment : orderApi.cancel;

@@ -512,7 +512,7 @@ export const reviews = sqliteTable(
 export type UserRow = typeof users.$inferSelect;
 export type ReviewRow = typeof reviews.$inferSelect;
 
-export const AUDIT_ENTITIES = ['product', 'order', 'subscriber', 'trade_in', 'payment'] as const;
+export const AUDIT_ENTITIES = ['product', 'order', 'subscriber', 'trade_in', 'payment', 'image'] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 
 /**

@@ -6,7 +6,7 @@ import type { Db } from '../platform/db.ts';
 import { CHECKS, orders, tradeIns, type TradeInRow } from '../platform/schema.ts';
 import type { Config } from '../env.ts';
 import { ApiError } from '../platform/errors.ts';
-import { type OrderCredit, type PlacedOrderResult, placeOrder } from '../orders/place.ts';
+import { type OrderCredit, type OrderOwner, type PlacedOrderResult, placeOrder } from '../orders/place.ts';
 import { loadTradeInParts } from './view.ts';
 import { CLOSED_WITHOUT_SALE } from '../../src/features/orders/order-status.ts';
 
@@ -21,7 +21,7 @@ export async function placeSwapOrder(
   config: Config,
   row: TradeInRow,
   body: z.output<typeof tradeInOrderSchema>,
-  userId: string | null,
+  owner: OrderOwner | null,
 ): Promise<PlacedOrderResult> {
   if (row.wantKind !== 'swap' || row.swapProductId === null) {
     throw new ApiError(409, 'not_a_swap', 'This request is for cash: there is nothing to order.');
@@ -35,7 +35,7 @@ export async function placeSwapOrder(
   }
   const line = { productId: row.swapProductId, variant: row.swapVariantId, quantity: 1, price: body.price ?? price };
   const request = { idempotencyKey: body.idempotencyKey, customer: body.customer, lines: [line] };
-  return placeOrder(db, config, request, undefined, userId, swapCredit(db, row, row.offer));
+  return placeOrder(db, config, request, undefined, owner, swapCredit(db, row, row.offer));
 }
 
 /**

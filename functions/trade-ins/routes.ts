@@ -79,7 +79,7 @@ export const tradeInsRoute = createRouter()
       const body = c.req.valid('json');
       const user = await sessionUser(c);
       const row = await findForRequester(c.var.db, c.req.valid('param').reference, { user, email: body.email });
-      return replyPlaced(c, await placeSwapOrder(c.var.db, c.var.config, row, body, user?.id ?? null));
+      return replyPlaced(c, await placeSwapOrder(c.var.db, c.var.config, row, body, user));
     },
   );
 

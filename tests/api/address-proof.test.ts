@@ -47,6 +47,16 @@ async function orderNumbers(browser: Browser): Promise<string[] | number> {
 }
 
 /** The attacker's head start: an account with the victim's address and a live session. */
+/** A profile filled in before the address is proven (by its owner, or by someone in their name). */
+const PLANTED_PROFILE = {
+  name: 'Ada Obi',
+  phone: '0809 999 0000',
+  address: '5 Attacker Close, Off Ogba Road',
+  city: 'Ikeja',
+  state: 'Lagos',
+  notifications: { orderUpdates: false, promotions: true },
+};
+
 async function attackerFirst(email: string) {
   const attacker = new Browser();
   const userId = await signedInUser(attacker, email, ATTACKER_PASSWORD);
@@ -72,6 +82,8 @@ describe('the verify link', () => {
     const email = newEmail('victim');
     const guest = await guestOrder(email);
     const { attacker, userId } = await attackerFirst(email);
+    // The attacker fills the profile the checkout starts from: their phone and delivery address.
+    expect((await attacker.post('/account/profile', PLANTED_PROFILE)).status).toBe(200);
     const token = await linkToken(email, 'verify');
 
     // The victim opens the link: no session, no password of theirs. Refused, naming the field.
@@ -95,6 +107,15 @@ describe('the verify link', () => {
     expect(await orderNumbers(victim)).toEqual([guest.order.number]);
 
     await expectAttackerLockedOut(attacker, email);
+    // What the attacker typed into the profile went with them.
+    expect((await (await victim.get('/account/profile')).json<{ profile: unknown }>()).profile).toMatchObject({
+      name: null,
+      phone: null,
+      address: null,
+      city: null,
+      state: null,
+      notifications: { orderUpdates: true, promotions: false },
+    });
     expect((await new Browser().post('/account/sign-in', { email, password: VICTIM_PASSWORD })).status).toBe(200);
     expect(await addressConfirmedEmails(email)).toHaveLength(1);
     // Only the sessions started since the proof are left: this browser's and the sign-in just now.
@@ -142,14 +163,20 @@ describe('the verify link', () => {
     expect(await addressConfirmedEmails(email)).toHaveLength(1);
   });
 
-  it('with the sign-up password from another browser, the password stays', async () => {
+  it('with the sign-up password from another browser, the password stays, and the profile filled in before', async () => {
     const email = newEmail();
     const first = new Browser();
     await signedInUser(first, email);
+    expect((await first.post('/account/profile', PLANTED_PROFILE)).status).toBe(200);
     const phone = new Browser();
     const verified = await phone.post('/account/verify-email', { token: await linkToken(email, 'verify'), password: PASSWORD });
     expect(verified.status).toBe(200);
     expect((await phone.session()).user?.emailVerified).toBe(true);
+    expect((await (await phone.get('/account/profile')).json<{ profile: unknown }>()).profile).toMatchObject({
+      name: PLANTED_PROFILE.name,
+      address: PLANTED_PROFILE.address,
+      notifications: PLANTED_PROFILE.notifications,
+    });
     expect((await first.session()).user).toBeNull();
     expect((await new Browser().post('/account/sign-in', { email, password: PASSWORD })).status).toBe(200);
   });

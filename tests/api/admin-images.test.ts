@@ -96,6 +96,17 @@ describe('POST /api/admin/images', () => {
     const stored = await env.IMAGES.get(key);
     expect(stored?.httpMetadata?.contentType).toBe(declared.split(';')[0]);
     expect(new Uint8Array(await stored!.arrayBuffer())).toEqual(bytes);
+    // Who put it there is in the audit trail.
+    const audit = await env.DB.prepare(
+      "select action, actor_email as by, changes from admin_audit where entity = 'image' and entity_id = ? order by id desc limit 1",
+    )
+      .bind(parsed.url)
+      .first<{ action: string; by: string; changes: string }>();
+    expect(audit).toMatchObject({ action: 'upload', by: admin.email });
+    expect(JSON.parse(audit!.changes)).toEqual({
+      contentType: { from: null, to: declared.split(';')[0] },
+      bytes: { from: null, to: bytes.byteLength },
+    });
   });
 
   it('the same file twice is one object at one URL', async () => {

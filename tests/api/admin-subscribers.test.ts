@@ -106,6 +106,12 @@ describe('GET /api/admin/subscribers/export', () => {
       n: number;
     }>();
     expect(rows).toHaveLength(count!.n + 1);
+    // Personal data leaving the store: the export is in the audit trail, with who and how many.
+    const audit = await env.DB.prepare(
+      "select entity_id as file, actor_email as by, changes from admin_audit where entity = 'subscriber' and action = 'export' order by id desc limit 1",
+    ).first<{ file: string; by: string; changes: string }>();
+    expect(audit).toMatchObject({ file: `subscribers-${fileDay}.csv`, by: admin.email });
+    expect(JSON.parse(audit!.changes)).toEqual({ people: { from: null, to: count!.n } });
     for (const [email] of nasty) {
       const guarded = /^[=+\-@\t\r]/.test(email) ? `'${email}` : email;
       expect(rows).toContainEqual([

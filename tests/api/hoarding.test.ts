@@ -9,6 +9,7 @@ import { MAX_LINE_QUANTITY, mostPerOrder, UNPAID_SHARE_PER_PRODUCT } from '../..
 import { placeOrderSchema } from '../../src/features/orders/checkout.ts';
 import type { OrderView, PlacedOrder } from '../../src/features/orders/order-view.ts';
 import type { Quote } from '../../src/features/orders/pricing.ts';
+import { Browser, linkToken, ORIGIN, signedInUser } from './account-helpers.ts';
 import type { ErrorJson } from './client.ts';
 import { emailsOf, line, newKey, orderRow, rowCounts, setStock, stockOf } from './orders-helpers.ts';
 import { callWith, envWith } from './with-env.ts';
@@ -409,6 +410,55 @@ describe('the unpaid hold', () => {
       now: new Date(placedAt.getTime() + HOUR),
     });
     expect(reported.expiresAt.getTime()).toBe(placedAt.getTime() + 48 * HOUR);
+  });
+});
+
+describe("a stranger's orders in someone's name (an attacker's review, 2026-11-29)", () => {
+  it('do not lock out that person once they sign in with their address confirmed; the orders join their account, which can cancel them', async () => {
+    const victim = stranger();
+    const [a, b] = ['hisense-55-a6-4k', 'lg-43-ut80-4k'];
+    await setStock(a, 40);
+    await setStock(b, 40);
+    // Someone else fills the victim's allowance with one guest order in the victim's name.
+    const planted = await placed(await order(CONTACT_ONLY, victim, [await line(a, 5), await line(b, 5)], '198.51.100.77'));
+
+    // As a guest, the victim is refused, and told the way out.
+    const asGuest = await refused(await order(CONTACT_ONLY, victim, [await line(a, 1)]), 'unpaid_limit');
+    expect(asGuest.message).toContain('Not yours? Sign in to an account whose e-mail address you have confirmed');
+
+    // Signed in to an account whose address is not confirmed yet: still counted by the details typed.
+    const browser = new Browser(ORIGIN, CONTACT_ONLY, '203.0.113.61');
+    await signedInUser(browser, victim.email);
+    const placeAs = async (customer: Record<string, string>, lines: Line[]) =>
+      browser.post('/orders', { idempotencyKey: newKey(), customer, lines });
+    await refused(await placeAs(victim, [await line(a, 1)]), 'unpaid_limit');
+
+    // Confirmed: the planted order joins the account, which now holds its 10 units; the account
+    // cancels it without the planting browser's token, and orders.
+    expect((await browser.post('/account/verify-email', { token: await linkToken(victim.email, 'verify') })).status).toBe(200);
+    const asAccount = await refused(await placeAs(victim, [await line(a, 1)]), 'unpaid_limit');
+    expect(asAccount.message).toMatch(/^Unpaid orders with this account already hold 10 items/);
+    const other = new Browser(ORIGIN, CONTACT_ONLY, '203.0.113.62');
+    await signedInUser(other);
+    expect((await other.post(`/orders/${planted.order.number}/cancel`)).status).toBe(404);
+    const cancel = await browser.post(`/orders/${planted.order.number}/cancel`);
+    expect(cancel.status, await cancel.clone().text()).toBe(200);
+    expect((await orderRow(planted.order.number)).status).toBe('cancelled');
+    await placed(await placeAs(victim, [await line(a, 1)]));
+
+    // Guest orders with the victim's phone and address under another e-mail (they do not join the
+    // account) no longer count against the account either.
+    await placed(
+      await order(
+        CONTACT_ONLY,
+        { ...victim, email: `planted-${newKey().slice(0, 8)}@example.com` },
+        [await line(b, 5), await line(a, 4)],
+        '198.51.100.78',
+      ),
+    );
+    await placed(await placeAs(victim, [await line(b, 1)]));
+    // Its own orders still count: 1 + 1 held, 8 more is the limit.
+    await refused(await placeAs(victim, [await line(a, 5), await line(b, 4)]), 'unpaid_limit');
   });
 });
 

@@ -111,7 +111,7 @@ describe('/track as the Worker renders it', () => {
   });
 
   it('shares one lookup budget with the API: a client over it is refused both ways', async () => {
-    const vars = { RATE_LIMIT_LOOKUP: '3/600' };
+    const vars = { RATE_LIMIT_LOOKUP: '3/600', RATE_LIMIT_LOOKUP_ORDER: '1000/60' }; // the per-order limit apart (below)
     const bindings = envWith(vars);
     const guess = { number: 'GTS-ZZZZZZZZZZ', email: 'nobody@example.com' };
     const viaPage = (ip: string) => trackOrder(trackRequest(guess, { ip }), bindings);
@@ -140,8 +140,34 @@ describe('/track as the Worker renders it', () => {
     expect(refused(await viaPage('198.51.100.73')).status).toBe(404);
   });
 
+  it('an order number tried with wrong e-mails from many client addresses: past RATE_LIMIT_LOOKUP_ORDER its lookups wait, both ways', async () => {
+    const vars = { RATE_LIMIT_LOOKUP: '1000/60', RATE_LIMIT_LOOKUP_ORDER: '3/3600' };
+    const bindings = envWith(vars);
+    const [target, other] = [await placeOrder(), await placeOrder()];
+    const right = { number: target.order.number, email: customer.email };
+    const viaApi = (body: Record<string, string>, ip: string) => callWith(vars, '/orders/lookup', { ip, body });
+    // The owner's own lookups are not counted, however many.
+    for (let i = 0; i < 5; i++) expect((await viaApi(right, `198.51.100.${110 + i}`)).status).toBe(200);
+    // Three wrong addresses from three clients, then a fourth from a fourth client: refused.
+    for (let i = 0; i < 3; i++)
+      expect((await viaApi({ ...right, email: `guess${i}@example.com` }, `203.0.113.${120 + i}`)).status).toBe(404);
+    const refusedGuess = await viaApi({ ...right, email: 'guess3@example.com' }, '203.0.113.123');
+    expect(refusedGuess.status).toBe(429);
+    expect(Number(refusedGuess.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await refusedGuess.json<ErrorJson>()).error).toMatchObject({
+      code: 'rate_limited',
+      message: expect.stringMatching(/^This order number was tried with a wrong e-mail address too many times\./),
+    });
+    // The right address waits too, on the page as on the API; another order does not.
+    expect((await viaApi(right, '198.51.100.130')).status).toBe(429);
+    const page = refused(await trackOrder(trackRequest(right, { ip: '198.51.100.131' }), bindings));
+    expect(page.status).toBe(429);
+    expect(page.retryAfterSeconds).toBeGreaterThan(0);
+    expect((await viaApi({ number: other.order.number, email: customer.email }, '198.51.100.132')).status).toBe(200);
+  });
+
   it('holds the budget against parallel guesses through both doors', async () => {
-    const vars = { RATE_LIMIT_LOOKUP: '4/600' };
+    const vars = { RATE_LIMIT_LOOKUP: '4/600', RATE_LIMIT_LOOKUP_ORDER: '1000/60' }; // the per-order limit apart (below)
     const bindings = envWith(vars);
     const guess = { number: 'GTS-ZZZZZZZZZZ', email: 'nobody@example.com' };
     const ip = '198.51.100.74';

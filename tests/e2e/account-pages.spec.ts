@@ -413,3 +413,29 @@ test('the security tab lists where the account is signed in: one device signed o
   ).toEqual([{ n: 0 }]);
   await phone.context().close();
 });
+
+test('an unpaid order is cancelled from /orders, without the browser that placed it', async ({ page, browser, baseURL, db }) => {
+  const user = await signedInUser(page, db);
+  // Placed from another device of the same account: this browser never held the order's token.
+  const phone = await otherBrowser(browser, baseURL);
+  await signIn(phone, user.email, user.password);
+  const number = await placeOrderAs(phone, user, 'anker-735-charger-ganprime-65w');
+  await phone.context().close();
+
+  await page.goto('/orders');
+  await islandsHydrated(page);
+  const card = page.getByRole('article', { name: `Order ${number}` });
+  await card.getByRole('button', { name: `Cancel order ${number}` }).click();
+  const ask = card.getByRole('group', { name: `Cancel order ${number}?` });
+  await expect(ask).toContainText('Its items go back on sale');
+  await expect(ask.getByRole('button', { name: 'Cancel the order' })).toBeFocused();
+  await ask.getByRole('button', { name: 'Keep the order' }).click();
+  await expect(ask).toBeHidden();
+  await expect(card.getByRole('button', { name: `Cancel order ${number}` })).toBeFocused();
+  await card.getByRole('button', { name: `Cancel order ${number}` }).click();
+  await ask.getByRole('button', { name: 'Cancel the order' }).click();
+  await expect(card.getByRole('heading', { level: 2 })).toBeFocused();
+  await expect(card).toContainText('Cancelled');
+  await expect(card.getByRole('button', { name: /Cancel order/ })).toHaveCount(0);
+  expect(db.query(`select status from orders where number = '${number}'`)).toEqual([{ status: 'cancelled' }]);
+});

@@ -415,6 +415,12 @@ test('changing the cart after an order was placed replaces that order and gives 
     ]),
   );
   expect(db.stockOf(id)).toBe(stock - 2);
+  // /track's "Orders placed in this browser" lists the order, not the one it replaced (cancelled by this browser).
+  const track = await page.context().newPage();
+  await track.goto('/track');
+  await expect(track.locator('[data-track-recent] button')).toContainText([second]);
+  await expect(track.locator('[data-track-recent]')).not.toContainText(first);
+  await track.close();
 
   // Closing on the success step finishes the order at once: the cart clears without waiting 5 s.
   await dialog.getByRole('button', { name: 'I Have Made Payment' }).click();

@@ -1,13 +1,15 @@
+import { useRef, useState } from 'react';
 import { callApi } from '../../lib/api-client.browser.ts';
 import { formatLagosTime } from '../../lib/time.ts';
-import { ownAccount, statusText } from '../orders/order-status.ts';
+import { nextStatus, ownAccount, statusText } from '../orders/order-status.ts';
+import { orderApi } from '../orders/order-api.ts';
 import type { OrderView } from '../orders/order-view.ts';
 import { OrderLines, OrderPaymentInfo, OrderStatusBadge, PlacedOrderTotals } from '../orders/OrderParts.tsx';
 import { accountApi } from './account-api.ts';
 import { LoadedView } from '../loaded/LoadedView.tsx';
 import { useLoaded } from '../loaded/use-loaded.browser.ts';
 import { AccountShell } from './AccountShell.tsx';
-import { accountLoadFailed } from './use-account.browser.ts';
+import { accountErrorMessage, accountLoadFailed } from './use-account.browser.ts';
 import { useOrderWatch } from '../orders/use-order-watch.browser.ts';
 
 /** /orders: the signed-in user's orders, newest first. */
@@ -54,7 +56,10 @@ function Orders() {
           <ul className="account-orders">
             {orders.map((order) => (
               <li key={order.number}>
-                <OrderCard order={order} />
+                <OrderCard
+                  order={order}
+                  onChanged={(changed) => update((all) => all.map((o) => (o.number === changed.number ? changed : o)))}
+                />
               </li>
             ))}
           </ul>
@@ -64,12 +69,14 @@ function Orders() {
   );
 }
 
-function OrderCard({ order }: { order: OrderView }) {
+function OrderCard({ order, onChanged }: { order: OrderView; onChanged: (order: OrderView) => void }) {
   const titleId = `order-${order.number}`;
   return (
     <article className="card account-order" aria-labelledby={titleId}>
       <header className="account-order__head">
-        <h2 id={titleId}>Order {order.number}</h2>
+        <h2 id={titleId} tabIndex={-1}>
+          Order {order.number}
+        </h2>
         <OrderStatusBadge status={order.status} />
       </header>
       <p className="muted">
@@ -84,6 +91,83 @@ function OrderCard({ order }: { order: OrderView }) {
           Track order<span className="visually-hidden"> {order.number}</span>
         </a>
       </p>
+      {nextStatus(order.status, 'cancel', 'customer').ok && (
+        <CancelOrder
+          order={order}
+          onCancelled={(cancelled) => {
+            onChanged(cancelled);
+            // The cancel buttons are gone with the move: focus goes to the order they belonged to.
+            requestAnimationFrame(() => document.getElementById(titleId)?.focus());
+          }}
+        />
+      )}
     </article>
+  );
+}
+
+/**
+ * Cancels an unpaid order from the account, on any device (the account owns it: no need for the
+ * browser that placed it). Also how an order someone else placed in this shopper's name, joined
+ * to the account with its address, is let go (functions/orders/limits.ts).
+ */
+function CancelOrder({ order, onCancelled }: { order: OrderView; onCancelled: (order: OrderView) => void }) {
+  const [asking, setAsking] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const confirmRef = useRef<HTMLButtonElement>(null);
+  const askRef = useRef<HTMLButtonElement>(null);
+  const cancel = async () => {
+    setBusy(true);
+    setProblem(null);
+    try {
+      const { order: cancelled } = await callApi(orderApi.cancel, { params: { number: order.number } });
+      onCancelled(cancelled);
+    } catch (error) {
+      setProblem(accountErrorMessage(error, 'We could not cancel the order. Please try again.'));
+      setBusy(false);
+    }
+  };
+  if (!asking)
+    return (
+      <p>
+        <button
+          ref={askRef}
+          type="button"
+          className="btn btn-outline"
+          onClick={() => {
+            setAsking(true);
+            requestAnimationFrame(() => confirmRef.current?.focus());
+          }}
+        >
+          Cancel order<span className="visually-hidden"> {order.number}</span>
+        </button>
+      </p>
+    );
+  return (
+    <div className="account-order__cancel" role="group" aria-label={`Cancel order ${order.number}?`}>
+      <p>Cancel order {order.number}? Its items go back on sale; you can order again at any time.</p>
+      <div className="account-order__cancel-actions">
+        <button
+          type="button"
+          className="btn btn-outline"
+          disabled={busy}
+          onClick={() => {
+            setAsking(false);
+            setProblem(null);
+            requestAnimationFrame(() => askRef.current?.focus());
+          }}
+        >
+          Keep the order
+        </button>
+        <button ref={confirmRef} type="button" className="btn btn-danger" disabled={busy} onClick={() => void cancel()}>
+          {busy ? 'Cancelling…' : 'Cancel the order'}
+        </button>
+      </div>
+      {problem && (
+        <p className="form-message" role="alert" data-kind="error">
+          {problem}
+        </p>
+      )}
+    </div>
   );
 }

@@ -108,6 +108,12 @@ export function rememberOrder(number: string, email: string) {
   $recentOrders.set([{ number, email, placedAt: new Date().toISOString() }, ...others].slice(0, 5));
 }
 
+/** An order this browser cancelled itself (replaced by a new one): /track no longer lists it among "Orders placed in this browser". */
+export function forgetRecentOrder(number: string) {
+  const recent = $recentOrders.get();
+  if (recent.some((o) => o.number === number)) $recentOrders.set(recent.filter((o) => o.number !== number));
+}
+
 function safeJson(raw: string): unknown {
   try {
     return JSON.parse(raw);

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { readConfig } from '../../../functions/env.ts';
-import { LOOKUP_LIMIT, lookUpGuestOrder } from '../../../functions/orders/find.ts';
+import { LOOKUP_LIMIT, lookUpGuestOrder, TooManyLookups } from '../../../functions/orders/find.ts';
 import { openDb } from '../../../functions/platform/db.ts';
 import { ApiError } from '../../../functions/platform/errors.ts';
 import { limitClient } from '../../../functions/platform/rate-limit.ts';
@@ -71,6 +71,8 @@ export async function trackOrder(request: Request, bindings: Env = env): Promise
   try {
     return { found: true, lookup, order: await lookUpGuestOrder(db, config, parsed.data) };
   } catch (error) {
+    if (error instanceof TooManyLookups)
+      return { ...refuse(429, lookup, error.message), retryAfterSeconds: error.retryAfterSeconds };
     if (error instanceof ApiError && error.status === 404) return refuse(404, lookup, error.message);
     throw error;
   }

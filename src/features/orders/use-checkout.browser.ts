@@ -21,6 +21,7 @@ import {
   recordPlacedOrder,
   rememberFinishedOrder,
   forgetLastOrder,
+  forgetRecentOrder,
   rememberOrder,
 } from './checkout-store.browser.ts';
 import { forgetCheckoutDraft, readCheckoutDraft, saveCheckoutDraft } from './checkout-draft.browser.ts';
@@ -224,6 +225,7 @@ export function useCheckout({ items, onClose, onCartOutdated }: Options) {
     cancelOrder(superseded.number, superseded.accessToken).then(
       () => {
         forgetReplacedOrder(superseded.number);
+        forgetRecentOrder(superseded.number);
         if (generation.current === mine) setReplaced(superseded.number);
       },
       (error: unknown) => {
@@ -261,6 +263,7 @@ export function useCheckout({ items, onClose, onCartOutdated }: Options) {
         if (!earlier || !isHoldLimit(error)) throw error;
         await cancelOrder(earlier.number, earlier.accessToken);
         forgetReplacedOrder(earlier.number);
+        forgetRecentOrder(earlier.number);
         attempt = { key: attempt.key };
         if (generation.current === mine) setReplaced(earlier.number);
         result = await placeOrder({ idempotencyKey: attempt.key, customer, lines });
