@@ -96,12 +96,19 @@ export function statusChangeEmail(
   order: OrderView,
   status: OrderStatus,
   siteUrl: string,
-  /** An admin's cancel: the reason they gave, told to the shopper. */
-  { reason }: { reason?: string } = {},
+  /** An admin's cancel: the reason they gave, told to the shopper. `over`: what arrived past the total, to refund. */
+  { reason, over = 0 }: { reason?: string; over?: number } = {},
 ): EmailMessage<OrderEmailKind> {
   const badge = statusBadge(status, { ownAccount: order.payment?.ownAccount });
   const why = status === 'cancelled' ? reason?.replace(/[\p{C}\p{Z}]+/gu, ' ').trim() : undefined;
-  const extra = status === 'shipped' ? shipmentNews(order) : why ? `Reason: ${why}` : undefined;
+  const extra =
+    status === 'shipped'
+      ? shipmentNews(order)
+      : why
+        ? `Reason: ${why}`
+        : over > 0
+          ? `${formatNaira(over)} more than the total arrived: we will send it back to the account it came from.`
+          : undefined;
   return compose(
     `order_status_${status}`,
     order.customer.email,

@@ -26,7 +26,12 @@ interface StandinTransaction {
 
 const accounts = new Map<string, { accountNumber: string; reference: string; amount: number }>();
 const transactions: StandinTransaction[] = [];
-let nextId = 5_100_000_000;
+/**
+ * Transaction ids go on from the clock, not from a fixed number: the store records each
+ * transaction once by its id, and a local server restarted on the same D1 would otherwise hand
+ * out ids already recorded, so `npm run pay` would be counted as a duplicate and pay nothing.
+ */
+let nextId = Date.now();
 
 let pooled = 0;
 

@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import { paymentApi, providerParamSchema } from '../../src/features/payments/payment-api.ts';
 import { type AppEnv, createRouter } from '../platform/app.ts';
 import { ApiError } from '../platform/errors.ts';
+import { deliverEmailsLater } from '../platform/outbox.ts';
 import { orders, paymentAccounts } from '../platform/schema.ts';
 import { reply } from '../platform/reply.ts';
 import { noteReference } from '../platform/request-log.ts';
@@ -44,6 +45,9 @@ async function receiveWebhook(c: Context<AppEnv>, provider: 'paystack', request:
   if (!payment) return { received: true as const, ignored: true };
   const applied = await applyProviderPayment(c.var.db, c.var.config, provider, payment, 'webhook');
   if (applied.orderNumber) noteReference(c, applied.orderNumber);
+  // A payment that moved its order queued the shopper's e-mail ("paid"): send it now, after the
+  // answer, as the shopper's and the admin's moves do, not at the cron's next run.
+  if (!applied.duplicate) deliverEmailsLater(c);
   return { received: true as const, duplicate: applied.duplicate, outcome: applied.outcome };
 }
 

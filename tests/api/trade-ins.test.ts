@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_SUBMISSION_BYTES, sweepOrphanPhotos } from '../../functions/trade-ins/photos.ts';
 import { UPLOAD_BUDGET_BYTES, UPLOAD_RETRY_AFTER_SECONDS, uploadBytesHeld } from '../../functions/platform/upload-budget.ts';
 import { MAX_PHOTO_BYTES, MAX_TRADE_IN_PHOTOS } from '../../src/features/trade-ins/trade-in-rules.ts';
+import { conditionSummary } from '../../src/features/trade-ins/trade-in-text.ts';
 import { openDb } from '../../functions/platform/db.ts';
 import type { AdminTradeInDetail } from '../../src/features/trade-ins/admin/admin-trade-in-api.ts';
 import type { PlacedOrder } from '../../src/features/orders/order-view.ts';
@@ -56,6 +57,16 @@ async function swapWithOffer(fields = tradeInFields({ want: SWAP_PS5 })) {
 }
 
 describe('sending a request', () => {
+  it('a console has no battery, and says so', async () => {
+    const fields = tradeInFields({
+      device: { category: 'consoles', brand: 'Sony', model: 'PlayStation 4 Pro', storage: '1TB' },
+      condition: { ...tradeInFields().condition, batteryHealth: 'none' },
+    });
+    const tradeIn = await submitted(fields);
+    expect(tradeIn.condition.batteryHealth).toBe('none');
+    expect(conditionSummary(tradeIn.condition).at(-1)).toEqual({ label: 'Battery health', value: 'It has no battery' });
+  });
+
   it('stores a cash request with its photos, answers a TRD- reference and e-mails a confirmation', async () => {
     const fields = tradeInFields();
     const tradeIn = await submitted(fields, [

@@ -80,7 +80,7 @@ async function fillSwapRequest(page: Page, email: string) {
     ['Does it turn on and work?', 'Yes'],
     ['Is the screen cracked?', 'No'],
     ['Does the body have dents or deep scratches?', 'No'],
-    ['Have you removed your iCloud or Google account from it?', 'Yes'],
+    ['Have you signed out of every account on it (iCloud, Google, PlayStation, Xbox)?', 'Yes'],
     ['Do you have the original box?', 'Yes'],
   ];
   for (const [question, answer] of answers) {
@@ -198,6 +198,9 @@ test('a guest swaps a phone: request with a photo, the admin’s offer, accepted
   await islandsHydrated(admin);
   await admin.getByRole('button', { name: 'Mark completed' }).click();
   const complete = admin.getByRole('dialog', { name: `Complete ${reference}?` });
+  await expect(complete).toContainText('The device was received and the swap was handed over.');
+  // The note is e-mailed to the shopper, and the field says so.
+  await expect(complete.getByLabel('Note (optional)')).toHaveAccessibleDescription(/^The shopper sees this note in their e-mail/);
   await complete.getByLabel('Note (optional)').fill('Phone received, PS5 handed over');
   await complete.getByRole('button', { name: 'Mark completed' }).click();
   await expect(admin.locator('#admin-trade-in-status')).toContainText('Completed');

@@ -5,14 +5,18 @@ import { BRANDS } from '../catalogue/brands.ts';
  * form shows (TradeInForm.astro, trade-in-form.browser.ts) and trade-in.ts's schemas check.
  */
 
-/** What a shopper can answer about the battery (Settings › Battery on most phones shows it). */
-export const BATTERY_HEALTH = ['good', 'fair', 'poor', 'unknown'] as const;
+/**
+ * What a shopper can answer about the battery (Settings › Battery on most phones shows it); a
+ * console, a TV or a game has none (a shopper's walk found them asked for one).
+ */
+export const BATTERY_HEALTH = ['good', 'fair', 'poor', 'unknown', 'none'] as const;
 export type BatteryHealth = (typeof BATTERY_HEALTH)[number];
 export const BATTERY_HEALTH_LABELS: Record<BatteryHealth, string> = {
   good: '80% or more',
   fair: '60–79%',
   poor: 'Below 60%',
   unknown: 'I don’t know',
+  none: 'It has no battery',
 };
 
 /** A brand outside the catalogue's list (an older or rarer make). */
@@ -24,7 +28,7 @@ export const CONDITION_QUESTIONS = {
   turnsOn: 'Does it turn on and work?',
   screenCracked: 'Is the screen cracked?',
   bodyDents: 'Does the body have dents or deep scratches?',
-  accountRemoved: 'Have you removed your iCloud or Google account from it?',
+  accountRemoved: 'Have you signed out of every account on it (iCloud, Google, PlayStation, Xbox)?',
   originalBox: 'Do you have the original box?',
 } as const;
 export type ConditionQuestion = keyof typeof CONDITION_QUESTIONS;

@@ -25,7 +25,7 @@ const SHORT_QUESTIONS: Record<ConditionQuestion, string> = {
   turnsOn: 'Turns on and works',
   screenCracked: 'Screen cracked',
   bodyDents: 'Dents or deep scratches',
-  accountRemoved: 'iCloud or Google account removed',
+  accountRemoved: 'Signed out of its accounts',
   originalBox: 'Original box',
 };
 

@@ -1,6 +1,6 @@
 import { formatNaira } from '../../../lib/money.ts';
 import { formatLagosTime } from '../../../lib/time.ts';
-import { ORDER_STATUSES, statusText } from '../order-status.ts';
+import { ORDER_STATUSES, statusBadge, statusText } from '../order-status.ts';
 import { OrderStatusBadge } from '../OrderParts.tsx';
 import { LoadedView } from '../../loaded/LoadedView.tsx';
 import { useLoaded } from '../../loaded/use-loaded.browser.ts';
@@ -95,7 +95,10 @@ function OrderTable({ orders, route }: { orders: AdminOrderSummary[]; route: Adm
             <td>
               <span className="admin-status">
                 <OrderStatusBadge status={order.status} />
-                <span className="admin-status__text">{STATUS_LABELS[order.status]}</span>
+                {/* The words only where the badge's differ (it says Processing for three states). */}
+                {STATUS_LABELS[order.status] !== statusBadge(order.status).label && (
+                  <span className="admin-status__text">{STATUS_LABELS[order.status]}</span>
+                )}
                 {order.overdue && <OverdueMark />}
                 <PartPaid order={order} />
               </span>

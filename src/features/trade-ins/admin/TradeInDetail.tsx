@@ -290,7 +290,7 @@ const TRADE_IN_MOVES: Record<AdminTradeInMove, Move<Detail>> = {
     title: (t) => `Mark ${t.reference} as contacted`,
     confirm: 'Mark contacted',
     note: 'Note (optional)',
-    noteHint: 'For the history: how you reached the shopper, what was said.',
+    noteHint: 'The shopper sees this note in their e-mail and on their request’s page: how you reached them, what was agreed.',
     done: 'marked as contacted',
   }),
   offer: tradeInMove('offer', {
@@ -328,9 +328,16 @@ const TRADE_IN_MOVES: Record<AdminTradeInMove, Move<Detail>> = {
     title: (t) => `Complete ${t.reference}?`,
     confirm: 'Mark completed',
     note: 'Note (optional)',
-    noteHint: 'For the history: how the device was received and paid for or swapped.',
+    noteHint:
+      'The shopper sees this note in their e-mail and on their request’s page: how the device was received and paid for or swapped.',
     done: 'completed',
-    intro: () => <p>The device was received and the shopper paid (or the swap was handed over).</p>,
+    intro: (t) => (
+      <p>
+        {t.want.kind === 'swap'
+          ? 'The device was received and the swap was handed over.'
+          : 'The device was received and the shopper was paid for it.'}
+      </p>
+    ),
   }),
   close: tradeInMove('close', {
     label: () => 'Close request',
