@@ -144,8 +144,9 @@ function CancelOrder({ order, onCancelled }: { order: OrderView; onCancelled: (o
       </p>
     );
   return (
-    <div className="account-order__cancel" role="group" aria-label={`Cancel order ${order.number}?`}>
-      <p>Cancel order {order.number}? Its items go back on sale; you can order again at any time.</p>
+    <fieldset className="account-order__cancel">
+      <legend>Cancel order {order.number}?</legend>
+      <p>Its items go back on sale; you can order again at any time.</p>
       <div className="account-order__cancel-actions">
         <button
           type="button"
@@ -168,6 +169,6 @@ function CancelOrder({ order, onCancelled }: { order: OrderView; onCancelled: (o
           {problem}
         </p>
       )}
-    </div>
+    </fieldset>
   );
 }
