@@ -67,6 +67,19 @@ async function deliver(body: string) {
   return webhookAnswerSchema.parse(await response.json());
 }
 
+/** A move the browser that placed the order makes with its token ('I Have Made Payment', a cancel). */
+function shopperMove(placed: PlacedOrder, move: 'payment-report' | 'cancel') {
+  return call(`/orders/${placed.order.number}/${move}`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${placed.accessToken}`,
+      origin: 'http://localhost:8787',
+      'content-type': 'application/json',
+    },
+    body: '{}',
+  });
+}
+
 async function shopperView(placed: PlacedOrder) {
   const response = await call(`/orders/${placed.order.number}`, { headers: { authorization: `Bearer ${placed.accessToken}` } });
   expect(response.status).toBe(200);
@@ -373,15 +386,7 @@ describe('the signed webhook', () => {
   it('I Have Made Payment on an order with its own account leaves its hold as it was (the provider confirms by itself)', async () => {
     const placed = await placeWithProvider();
     const before = (await orderRow(placed.order.number)).expires_at;
-    const report = await call(`/orders/${placed.order.number}/payment-report`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${placed.accessToken}`,
-        origin: 'http://localhost:8787',
-        'content-type': 'application/json',
-      },
-      body: '{}',
-    });
+    const report = await shopperMove(placed, 'payment-report');
     expect(report.status, await report.clone().text()).toBe(200);
     expect(await orderRow(placed.order.number)).toMatchObject({ status: 'payment_reported', expires_at: before });
     expect(before * 1000).toBe(Date.parse(placed.order.expiresAt));
@@ -431,15 +436,7 @@ describe('the signed webhook', () => {
 
   it('flags a payment for a cancelled order for a refund', async () => {
     const placed = await placeWithProvider();
-    const cancel = await call(`/orders/${placed.order.number}/cancel`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${placed.accessToken}`,
-        origin: 'http://localhost:8787',
-        'content-type': 'application/json',
-      },
-      body: '{}',
-    });
+    const cancel = await shopperMove(placed, 'cancel');
     expect(cancel.status).toBe(200);
     expect((await pay(placed.order.payment!.accountNumber, placed.order.total)).webhook).toMatchObject({ outcome: 'refund' });
     expect((await orderRow(placed.order.number)).status).toBe('cancelled');
