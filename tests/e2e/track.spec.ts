@@ -76,6 +76,28 @@ test('a pick-up order says where to collect it; a delivered one, where it goes',
   }
 });
 
+test('an expired or cancelled order says what the shopper can do about it', async ({ page, db }) => {
+  for (const [status, text] of [
+    [
+      'expired',
+      'We did not receive a transfer in time, so this order expired and its items went back on sale. If you did send the money, call us on +234 802 000 4870 with your transfer receipt',
+    ],
+    ['cancelled', 'This order is cancelled. If you paid for it, we refund the transfer to the account it came from.'],
+  ] as const) {
+    // A product no other browser test orders: these two units are not given back.
+    const order = await placeGuestOrder(page, 'sandisk-extreme-portable-ssd');
+    // Moved as the expiry job or the admin would (their moves are tested in tests/api): only the view is tried here.
+    db.query(`update orders set status = '${status}' where number = '${order.number}'`);
+    await page.goto('/track');
+    await islandsHydrated(page);
+    await page.getByLabel('Order number').fill(order.number);
+    await page.getByLabel('Email used at checkout').fill(order.email);
+    await page.getByRole('button', { name: 'Track Order' }).click();
+    const result = page.getByRole('region', { name: `Order ${order.number}` });
+    await expect(result.locator('.track__next')).toContainText(text);
+  }
+});
+
 test('a lookup that cannot reach the store says so, and keeps what was typed', async ({ page }) => {
   await page.goto('/track');
   await islandsHydrated(page);

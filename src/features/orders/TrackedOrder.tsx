@@ -1,9 +1,16 @@
+import { STORE } from '../../lib/site.ts';
 import { formatLagosTime } from '../../lib/time.ts';
 import { PICKUP_POINT } from './delivery.ts';
 import { formatNigerianPhone } from './nigeria.ts';
 import { ownAccount, statusText } from './order-status.ts';
 import type { OrderView } from './order-view.ts';
 import { OrderLines, OrderPaymentInfo, OrderStatusBadge, PlacedOrderTotals } from './OrderParts.tsx';
+
+/** What a shopper can do about an order that ended without a sale: the e-mail's words, where they look it up. */
+const ENDED_WITHOUT_SALE = {
+  expired: `We did not receive a transfer in time, so this order expired and its items went back on sale. If you did send the money, call us on ${STORE.phone} with your transfer receipt and we will refund it or restore your order.`,
+  cancelled: 'This order is cancelled. If you paid for it, we refund the transfer to the account it came from.',
+} as const;
 
 /**
  * An order found on /track: its status, payment due (if any), lines, delivery and history. Rendered
@@ -19,6 +26,9 @@ export default function TrackedOrder({ order }: { order: OrderView }) {
       <p className="muted">
         Placed {formatLagosTime(order.createdAt)} · {statusText(order.status, { capital: true, ownAccount: ownAccount(order) })}
       </p>
+      {order.status in ENDED_WITHOUT_SALE && (
+        <p className="track__next">{ENDED_WITHOUT_SALE[order.status as keyof typeof ENDED_WITHOUT_SALE]}</p>
+      )}
       <OrderPaymentInfo order={order} className="track__payment" />
       <h3>Items</h3>
       <OrderLines lines={order.lines} />
