@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { placeGuestOrder } from './accounts.ts';
 import { expect, test } from './fixtures.ts';
 import { islandsHydrated } from './islands.ts';
@@ -10,6 +11,16 @@ import { islandsHydrated } from './islands.ts';
 
 const CHARGER = 'anker-735-charger-ganprime-65w';
 const NOT_FOUND = 'We could not find an order with that order number and e-mail address.';
+
+/** Looks an order up on /track as a shopper does; answers the region that shows it. */
+async function lookUp(page: Page, order: { number: string; email: string }) {
+  await page.goto('/track');
+  await islandsHydrated(page);
+  await page.getByLabel('Order number').fill(order.number);
+  await page.getByLabel('Email used at checkout').fill(order.email);
+  await page.getByRole('button', { name: 'Track Order' }).click();
+  return page.getByRole('region', { name: `Order ${order.number}` });
+}
 
 test('an empty lookup names both fields and puts focus on the first; a found order takes focus, without React', async ({
   page,
@@ -64,12 +75,7 @@ test('a pick-up order says where to collect it; a delivered one, where it goes',
     [false, 'Delivery', '12 Allen Avenue, Ikeja, Lagos'],
   ] as const) {
     const order = await placeGuestOrder(page, CHARGER, { pickup });
-    await page.goto('/track');
-    await islandsHydrated(page);
-    await page.getByLabel('Order number').fill(order.number);
-    await page.getByLabel('Email used at checkout').fill(order.email);
-    await page.getByRole('button', { name: 'Track Order' }).click();
-    const result = page.getByRole('region', { name: `Order ${order.number}` });
+    const result = await lookUp(page, order);
     await expect(result.getByRole('heading', { name: heading, exact: true })).toBeVisible();
     await expect(result).toContainText(text);
     await expect(result).not.toContainText(', ,');
@@ -88,12 +94,7 @@ test('an expired or cancelled order says what the shopper can do about it', asyn
     const order = await placeGuestOrder(page, 'sandisk-extreme-portable-ssd');
     // Moved as the expiry job or the admin would (their moves are tested in tests/api): only the view is tried here.
     db.query(`update orders set status = '${status}' where number = '${order.number}'`);
-    await page.goto('/track');
-    await islandsHydrated(page);
-    await page.getByLabel('Order number').fill(order.number);
-    await page.getByLabel('Email used at checkout').fill(order.email);
-    await page.getByRole('button', { name: 'Track Order' }).click();
-    const result = page.getByRole('region', { name: `Order ${order.number}` });
+    const result = await lookUp(page, order);
     await expect(result.locator('.track__next')).toContainText(text);
   }
 });
