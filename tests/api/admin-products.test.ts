@@ -598,6 +598,14 @@ describe('admin products: bad input is 400 naming the field, and nothing is stor
     ['an external image URL', { image: 'https://evil.example.com/phone.png' }, ['image'], simpleProduct],
     ['an unknown category', { category: 'fridges' }, ['category'], simpleProduct],
     ['an unknown brand', { brand: 'Acme' }, ['brand'], simpleProduct],
+    ['a name over two lines', { name: 'Galaxy S25\nBuy now' }, ['name'], simpleProduct],
+    ['a tab in the name', { name: 'Galaxy\tS25' }, ['name'], simpleProduct],
+    [
+      'a variant label over two lines',
+      { variants: [{ label: '128GB\r\nFree gift', priceNaira: 500_000, stock: 3 }] },
+      ['variants.0.label'],
+      variantProduct,
+    ],
     [
       'variants without price or stock',
       { variants: [{ label: '128GB' }] },

@@ -60,10 +60,19 @@ export const productImageUrlSchema = z
     'Must be the URL of an image on this store: upload one, or use /images/products/<file>',
   );
 
+/** Text shown on one line (a name, a label): a line break or tab typed or pasted into it is refused, not kept. */
+const ONE_LINE = /^[^\p{Cc}]*$/u;
+const oneLine = (what: string) => [ONE_LINE, `${what} is one line: no line breaks or tabs`] as const;
+
 function variantFields(image: z.ZodType<string>) {
   return {
     id: variantIdSchema.optional(),
-    label: z.string().trim().min(1, 'A variant needs a label').max(60),
+    label: z
+      .string()
+      .trim()
+      .min(1, 'A variant needs a label')
+      .max(60)
+      .regex(...oneLine('A label')),
     priceNaira: priceNairaSchema,
     stock: stockSchema,
     image: image.optional(),
@@ -76,14 +85,25 @@ export const catalogueVariantSchema = z.object(variantFields(imageSchema)).stric
 /** What a product is, whoever writes it (a data file or the admin form). */
 function productFields(image: z.ZodType<string>) {
   return {
-    name: z.string().trim().min(2, 'A name is at least 2 characters').max(120),
+    name: z
+      .string()
+      .trim()
+      .min(2, 'A name is at least 2 characters')
+      .max(120)
+      .regex(...oneLine('A name')),
     // Read by admins in the product form as well as by whoever edits a data file: no source paths.
     brand: z.enum(BRANDS, { error: 'Choose one of the brands the store sells' }),
     category: z.enum(CATEGORY_IDS, { error: "Choose one of the store's categories" }),
     description: z.string().trim().min(20, 'A description is at least 20 characters').max(1000),
     priceNaira: priceNairaSchema.optional(),
     image,
-    variantLabel: z.string().trim().min(2).max(40).optional(),
+    variantLabel: z
+      .string()
+      .trim()
+      .min(2)
+      .max(40)
+      .regex(...oneLine('What the variants choose'))
+      .optional(),
     stock: stockSchema.optional(),
     featured: z.boolean().default(false),
   };
