@@ -96,11 +96,11 @@ export function statusChangeEmail(
   order: OrderView,
   status: OrderStatus,
   siteUrl: string,
-  /** An admin's cancel: the reason they gave, told to the shopper. `over`: what arrived past the total, to refund. */
-  { reason, over = 0 }: { reason?: string; over?: number } = {},
+  /** What arrived past the total, to refund. (An admin's cancel tells its reason: the view's `cancelReason`.) */
+  { over = 0 }: { over?: number } = {},
 ): EmailMessage<OrderEmailKind> {
   const badge = statusBadge(status, { ownAccount: order.payment?.ownAccount });
-  const why = status === 'cancelled' ? reason?.replace(/[\p{C}\p{Z}]+/gu, ' ').trim() : undefined;
+  const why = status === 'cancelled' ? order.cancelReason : null;
   const extra =
     status === 'shipped'
       ? shipmentNews(order)

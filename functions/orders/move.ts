@@ -116,11 +116,10 @@ export async function changeOrderStatus(
   const moved = { ...order, ...set, status: move.to, lastTransitionId: transitionId, ...(expiresAt ? { expiresAt } : {}) };
   // The order as the e-mail about this change shows it, its history included (an expiry can
   // tell whether the shopper had reported a transfer).
-  const view = toOrderView(moved, lines, [...events, { toStatus: move.to, createdAt: now }], config, accounts[0]);
-  // An admin's cancel tells the shopper why; the shopper's own cancel needs no reason repeated.
+  const view = toOrderView(moved, lines, [...events, { toStatus: move.to, createdAt: now, actor, note }], config, accounts[0]);
   // Paid with more than the total (the provider's sum, or what the admin saw on the statement): the shopper is told it comes back.
   const over = move.to === 'paid' && set.paymentReceived != null ? Math.max(0, set.paymentReceived - order.total) : 0;
-  const email = statusChangeEmail(view, move.to, config.SITE_URL, { ...(actor === 'admin' ? { reason: note } : {}), over });
+  const email = statusChangeEmail(view, move.to, config.SITE_URL, { over });
   // A shopper's own move (a cancel, a reported transfer) can be made by whoever placed the order,
   // in anyone's name, and repeated with new orders: its e-mail is counted per recipient and left
   // out past the limit, the move made all the same (allowEmailTo). Staff, payments and the

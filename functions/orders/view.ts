@@ -1,5 +1,5 @@
 import { asc, inArray } from 'drizzle-orm';
-import { awaitsPayment, showsPaymentDetails } from '../../src/features/orders/order-status.ts';
+import { awaitsPayment, type OrderActor, showsPaymentDetails } from '../../src/features/orders/order-status.ts';
 import type { OrderView } from '../../src/features/orders/order-view.ts';
 import type { Db } from '../platform/db.ts';
 import {
@@ -45,7 +45,13 @@ export function loadOrderLinesAndHistory(db: Db, orderIds: string | readonly str
   return db.batch([
     db.select().from(orderLines).where(inArray(orderLines.orderId, ids)).orderBy(asc(orderLines.id)),
     db
-      .select({ orderId: orderEvents.orderId, toStatus: orderEvents.toStatus, createdAt: orderEvents.createdAt })
+      .select({
+        orderId: orderEvents.orderId,
+        toStatus: orderEvents.toStatus,
+        createdAt: orderEvents.createdAt,
+        actor: orderEvents.actor,
+        note: orderEvents.note,
+      })
       .from(orderEvents)
       .where(inArray(orderEvents.orderId, ids))
       .orderBy(asc(orderEvents.id)),
@@ -53,10 +59,27 @@ export function loadOrderLinesAndHistory(db: Db, orderIds: string | readonly str
   ]);
 }
 
+/** A row of an order's history as the view reads it. */
+export interface OrderHistoryEvent {
+  toStatus: OrderRow['status'];
+  createdAt: Date;
+  actor?: OrderActor;
+  note?: string | null;
+}
+
+/** Why the store cancelled the order: the admin's note on the cancel, on one line (null for the shopper's own cancel). */
+function cancelReasonOf(status: OrderRow['status'], events: readonly OrderHistoryEvent[]): string | null {
+  if (status !== 'cancelled') return null;
+  const cancel = events.filter((e) => e.toStatus === 'cancelled').at(-1);
+  if (cancel?.actor !== 'admin') return null;
+  return cancel.note?.replace(/[\p{C}\p{Z}]+/gu, ' ').trim() || null;
+}
+
 export function toOrderView(
   order: OrderRow,
   lines: readonly OrderLineRow[],
-  events: readonly { toStatus: OrderRow['status']; createdAt: Date }[],
+  /** Its history, oldest first; a move's actor and note where known (an admin's cancel gives its reason). */
+  events: readonly OrderHistoryEvent[],
   config: Config,
   /** The account a payment provider opened for this order, if it has one (else the store's shared account). */
   account?: PaymentAccountRow,
@@ -101,6 +124,7 @@ export function toOrderView(
     paidIntoOwnAccount: Boolean(account),
     history: events.map((e) => ({ status: e.toStatus, at: e.createdAt.toISOString() })),
     shipment: shipmentOf(order),
+    cancelReason: cancelReasonOf(order.status, events),
   };
 }
 

@@ -562,20 +562,24 @@ describe('POST /api/admin/orders/:number/…', () => {
     expect((await emailsOf(placed.order.number)).filter((e) => e.subject.endsWith('paid, being packed'))).toHaveLength(1);
   });
 
-  it("cancels with a reason: the stock goes back, the reason is the history note and is in the shopper's e-mail", async () => {
+  it("cancels with a reason: the stock goes back, the reason is the history note and is in the shopper's e-mail and view", async () => {
     const id = 'samsung-25w-usb-c-charger';
     const stock = await stockOf(id);
     const placed = await orderFor('cancel', { lines: [await line(id, 2)] });
     expect(await stockOf(id)).toBe(stock - 2);
     await reportPayment(placed);
     const { version } = await detail(placed.order.number);
-    const reason = 'The transfer never arrived, checked with the bank';
+    const reason = 'The transfer never arrived,\nchecked with the bank';
     const cancelled = await moved(placed.order.number, 'cancel', { version, reason });
     expect(cancelled.order.status).toBe('cancelled');
+    // What /track and /orders show, on one line as the e-mail says it.
+    const oneLine = 'The transfer never arrived, checked with the bank';
+    expect(cancelled.order.cancelReason).toBe(oneLine);
+    expect((await shopperView(placed)).cancelReason).toBe(oneLine);
     expect(await stockOf(id)).toBe(stock);
     expect(cancelled.history.at(-1)).toMatchObject({ to: 'cancelled', actor: 'admin', by: admin.email, note: reason });
     expect((await shopperView(placed)).status).toBe('cancelled');
-    expect((await emailsOf(placed.order.number)).at(-1)?.text).toContain(`Reason: ${reason}`);
+    expect((await emailsOf(placed.order.number)).at(-1)?.text).toContain(`Reason: ${oneLine}`);
     expect((await auditRows(placed.order.number)).at(-1)).toMatchObject({
       action: 'cancel',
       changes: { status: { from: 'payment_reported', to: 'cancelled' }, reason: { from: null, to: reason } },

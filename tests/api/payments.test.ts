@@ -8,7 +8,7 @@ import { openDb } from '../../functions/platform/db.ts';
 import { adminPaymentListSchema, adminPaymentSchema } from '../../src/features/payments/admin/admin-payment-api.ts';
 import { dashboardSchema } from '../../src/features/admin/admin-api.ts';
 import { adminOrderDetailSchema } from '../../src/features/orders/admin/admin-order-api.ts';
-import { orderViewSchema, placedOrderSchema, type PlacedOrder } from '../../src/features/orders/order-view.ts';
+import { type OrderView, orderViewSchema, placedOrderSchema, type PlacedOrder } from '../../src/features/orders/order-view.ts';
 import { standinPayAnswerSchema, webhookAnswerSchema } from '../../src/features/payments/payment-api.ts';
 import { signedInAdmin } from './admin-helpers.ts';
 import type { Browser } from './account-helpers.ts';
@@ -438,6 +438,8 @@ describe('the signed webhook', () => {
     const placed = await placeWithProvider();
     const cancel = await shopperMove(placed, 'cancel');
     expect(cancel.status).toBe(200);
+    // The shopper's own cancel gives no store reason to show.
+    expect((await cancel.json<{ order: OrderView }>()).order.cancelReason).toBeNull();
     expect((await pay(placed.order.payment!.accountNumber, placed.order.total)).webhook).toMatchObject({ outcome: 'refund' });
     expect((await orderRow(placed.order.number)).status).toBe('cancelled');
   });

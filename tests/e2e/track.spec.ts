@@ -82,7 +82,10 @@ test('a pick-up order says where to collect it; a delivered one, where it goes',
   }
 });
 
-test('an expired or cancelled order says what the shopper can do about it', async ({ page, db }) => {
+test('an expired or cancelled order says what the shopper can do about it, and the store’s reason for a cancel', async ({
+  page,
+  db,
+}) => {
   for (const [status, text] of [
     [
       'expired',
@@ -94,8 +97,17 @@ test('an expired or cancelled order says what the shopper can do about it', asyn
     const order = await placeGuestOrder(page, 'sandisk-extreme-portable-ssd');
     // Moved as the expiry job or the admin would (their moves are tested in tests/api): only the view is tried here.
     db.query(`update orders set status = '${status}' where number = '${order.number}'`);
+    if (status === 'cancelled')
+      db.query(
+        `insert into order_events (order_id, from_status, to_status, actor, note)
+         select id, 'pending', 'cancelled', 'admin', 'The colour you chose is no longer made' from orders where number = '${order.number}'`,
+      );
     const result = await lookUp(page, order);
     await expect(result.locator('.track__next')).toContainText(text);
+    // The admin's reason, as the cancel e-mail gave it; an expiry has none.
+    if (status === 'cancelled')
+      await expect(result).toContainText('Reason from the store: The colour you chose is no longer made');
+    else await expect(result).not.toContainText('Reason from the store');
   }
 });
 

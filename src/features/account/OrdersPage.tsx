@@ -4,7 +4,7 @@ import { formatLagosTime } from '../../lib/time.ts';
 import { nextStatus, ownAccount, statusText } from '../orders/order-status.ts';
 import { orderApi } from '../orders/order-api.ts';
 import type { OrderView } from '../orders/order-view.ts';
-import { OrderLines, OrderPaymentInfo, OrderStatusBadge, PlacedOrderTotals } from '../orders/OrderParts.tsx';
+import { CancelReason, OrderLines, OrderPaymentInfo, OrderStatusBadge, PlacedOrderTotals } from '../orders/OrderParts.tsx';
 import { accountApi } from './account-api.ts';
 import { LoadedView } from '../loaded/LoadedView.tsx';
 import { useLoaded } from '../loaded/use-loaded.browser.ts';
@@ -82,6 +82,7 @@ function OrderCard({ order, onChanged }: { order: OrderView; onChanged: (order: 
       <p className="muted">
         Placed {formatLagosTime(order.createdAt)} · {statusText(order.status, { capital: true, ownAccount: ownAccount(order) })}
       </p>
+      <CancelReason order={order} className="account-order__reason" />
       <OrderPaymentInfo order={order} className="account-order__payment" />
       <h3>Items</h3>
       <OrderLines lines={order.lines} />

@@ -155,6 +155,11 @@ export function OrderLines({ lines }: { lines: OrderView['lines'] }) {
   );
 }
 
+/** Why the store cancelled the order, in the words its e-mail gave (nothing for the shopper's own cancel or an expiry). */
+export function CancelReason({ order, className }: { order: OrderView; className: string }) {
+  return order.cancelReason ? <p className={className}>Reason from the store: {order.cancelReason}</p> : null;
+}
+
 /**
  * Where the money goes: while payment is due, what to transfer and by when; once the
  * shopper reported paying, the same details (what they should have sent) and until when

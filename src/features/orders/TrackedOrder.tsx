@@ -4,7 +4,7 @@ import { PICKUP_POINT } from './delivery.ts';
 import { formatNigerianPhone } from './nigeria.ts';
 import { ownAccount, statusText } from './order-status.ts';
 import type { OrderView } from './order-view.ts';
-import { OrderLines, OrderPaymentInfo, OrderStatusBadge, PlacedOrderTotals } from './OrderParts.tsx';
+import { CancelReason, OrderLines, OrderPaymentInfo, OrderStatusBadge, PlacedOrderTotals } from './OrderParts.tsx';
 
 /** What a shopper can do about an order that ended without a sale: the e-mail's words, where they look it up. */
 const ENDED_WITHOUT_SALE = {
@@ -29,6 +29,7 @@ export default function TrackedOrder({ order }: { order: OrderView }) {
       {order.status in ENDED_WITHOUT_SALE && (
         <p className="track__next">{ENDED_WITHOUT_SALE[order.status as keyof typeof ENDED_WITHOUT_SALE]}</p>
       )}
+      <CancelReason order={order} className="track__reason" />
       <OrderPaymentInfo order={order} className="track__payment" />
       <h3>Items</h3>
       <OrderLines lines={order.lines} />

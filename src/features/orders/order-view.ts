@@ -98,6 +98,12 @@ export const orderViewSchema = z.object({
    * Optional for answers from before it existed.
    */
   shipment: z.object({ carrier: z.string().nullable(), trackingNote: z.string().nullable() }).nullable().optional(),
+  /**
+   * Why the store cancelled the order, as the admin wrote it (on one line): shown where the
+   * order is looked up, as the e-mail said it. Null when it was not cancelled by the store (the
+   * shopper's own cancel, an expiry). Optional for answers from before it existed.
+   */
+  cancelReason: z.string().nullable().optional(),
 });
 
 export type OrderView = z.infer<typeof orderViewSchema>;
