@@ -1,6 +1,6 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { formatNaira } from '../../src/lib/money.ts';
-import type { PaymentOutcome, PaymentProviderId } from '../../src/features/orders/payments.ts';
+import { KEPT_BY_ORDER, type PaymentOutcome, type PaymentProviderId } from '../../src/features/orders/payments.ts';
 import type { Config } from '../env.ts';
 import { changeOrderStatus, reloadOrder } from '../orders/move.ts';
 import { lostTheRace } from '../platform/compare-and-set.ts';
@@ -16,7 +16,8 @@ import { creditStillThisOrders, isStockShortage, lateRevivalRefusal } from '../o
  *  1. matched to its order by the account it was paid into, else by its reference;
  *  2. recorded and added to the order's `amount_paid_kobo` in one batch, the addition guarded by
  *     the record's own id, so of two deliveries of one event (unique `(provider, event_id)`)
- *     only one counts, however they interleave;
+ *     only one counts, however they interleave; a payment then judged to go back in full (a
+ *     refund) is taken out of it again, so that only money the order keeps pays it;
  *  3. judged against the order as it is now: the full amount on an unpaid order moves it to paid
  *     (the state machine's confirm_payment by the provider, with the history row, the e-mail and
  *     the outcome in the move's batch); short stays unpaid with what remains shown; over is paid
@@ -66,6 +67,21 @@ async function matchOrder(db: Db, provider: PaymentProviderId, payment: Reported
     if (byReference) return byReference;
   }
   return undefined;
+}
+
+/** What an order's payments other than `paymentId` were judged to keep (KEPT_BY_ORDER), in kobo. */
+async function keptBy(db: Db, orderId: string, paymentId: string): Promise<number> {
+  const [row] = await db
+    .select({ kept: sql<number>`coalesce(sum(${providerPayments.amount} - ${providerPayments.refund}), 0)` })
+    .from(providerPayments)
+    .where(
+      and(
+        eq(providerPayments.orderId, orderId),
+        ne(providerPayments.id, paymentId),
+        inArray(providerPayments.outcome, [...KEPT_BY_ORDER]),
+      ),
+    );
+  return row?.kept ?? 0;
 }
 
 export async function applyProviderPayment(
@@ -137,10 +153,34 @@ async function judge(
   now: Date,
   attempt = 0,
 ): Promise<{ outcome: PaymentOutcome; refund: number }> {
-  const paidAfter = paidBefore + payment.amount;
+  // An expired order holds only what its judged payments kept (a part paid while it waited):
+  // another payment that came with this one, judged to go back or not judged yet, must not help
+  // it pay (a kobo after a refused ₦65,999.99 would revive the order as paid).
+  const held = order.status === 'expired' ? await keptBy(db, order.id, paymentId) : paidBefore;
+  const paidAfter = held + payment.amount;
   const excess = Math.max(0, paidAfter - order.total);
   const settle = async (outcome: PaymentOutcome, refund: number) => {
-    await db.update(providerPayments).set({ outcome, refund }).where(eq(providerPayments.id, paymentId));
+    const judged = db.update(providerPayments).set({ outcome, refund }).where(eq(providerPayments.id, paymentId));
+    if (outcome !== 'refund') {
+      await judged;
+      return { outcome, refund };
+    }
+    // All of it goes back: it is no longer money the order holds, so it leaves the order's
+    // running total. Otherwise a payment refused now would count towards the next one, and a
+    // kobo after a refused ₦65,999.99 would revive an expired order as paid. Taken out once:
+    // only while this payment is still unjudged, in the batch that judges it.
+    await db.batch([
+      db
+        .update(orders)
+        .set({ amountPaid: sql`max(${orders.amountPaid} - ${payment.amount}, 0)` })
+        .where(
+          and(
+            eq(orders.id, order.id),
+            sql`EXISTS (SELECT 1 FROM ${providerPayments} WHERE ${providerPayments.id} = ${paymentId} AND ${providerPayments.outcome} = 'pending')`,
+          ),
+        ),
+      judged,
+    ]);
     return { outcome, refund };
   };
   const note = `${formatNaira(payment.amount)} received by transfer${

@@ -30,8 +30,9 @@ const transactions: StandinTransaction[] = [];
  * Transaction ids go on from the clock, not from a fixed number: the store records each
  * transaction once by its id, and a local server restarted on the same D1 would otherwise hand
  * out ids already recorded, so `npm run pay` would be counted as a duplicate and pay nothing.
+ * The clock is read when paying: in workerd it stands at 0 while a module starts.
  */
-let nextId = Date.now();
+let lastId = 0;
 
 let pooled = 0;
 
@@ -110,8 +111,9 @@ export async function standinPay(
   payment: { accountNumber?: string; reference?: string; amount: number; paidAt?: Date },
 ): Promise<{ transaction: StandinTransaction; body: string; signature: string }> {
   const account = payment.accountNumber ? accounts.get(payment.accountNumber) : undefined;
+  lastId = Math.max(lastId + 1, Date.now());
   const transaction: StandinTransaction = {
-    id: nextId++,
+    id: lastId,
     reference: payment.reference ?? account?.reference ?? null,
     amount: payment.amount,
     status: 'success',
