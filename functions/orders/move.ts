@@ -121,10 +121,12 @@ export async function changeOrderStatus(
   const over = move.to === 'paid' && set.paymentReceived != null ? Math.max(0, set.paymentReceived - order.total) : 0;
   const email = statusChangeEmail(view, move.to, config.SITE_URL, { over });
   // A shopper's own move (a cancel, a reported transfer) can be made by whoever placed the order,
-  // in anyone's name, and repeated with new orders: its e-mail is counted per recipient and left
-  // out past the limit, the move made all the same (allowEmailTo). Staff, payments and the
-  // clock's moves always tell the shopper.
-  const mayEmail = actor !== 'customer' || (await allowEmailTo(db, config, order.email, 'order_update', now));
+  // in anyone's name, and repeated with new orders; so can the expiry those orders come to, all
+  // at once, twelve hours later. Their e-mails are counted per recipient and left out past the
+  // limit, the move made all the same (allowEmailTo). Staff's and payments' moves always tell
+  // the shopper: nobody outside the store can make them.
+  const mayEmail =
+    actor === 'admin' || actor === 'provider' || (await allowEmailTo(db, config, order.email, 'order_update', now));
   // Only query builders go in the batch: drizzle's D1 batch cannot bind the parameters of a
   // raw db.run(sql`…`) statement (drizzle-orm#2277, "Cannot read properties of undefined (reading 'bind')").
   // updated_at is set by the schema's $onUpdate on each update() below.

@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { openDb } from '../../functions/platform/db.ts';
 import { readConfig } from '../../functions/env.ts';
-import { expireIfOverdue } from '../../functions/orders/expire.ts';
+import { expireIfOverdue, expireOverdueOrders } from '../../functions/orders/expire.ts';
 import { changeOrderStatus, reloadOrder } from '../../functions/orders/move.ts';
 import { placeOrder as placeOrderInD1 } from '../../functions/orders/place.ts';
 import { MAX_LINE_QUANTITY, mostPerOrder, UNPAID_SHARE_PER_PRODUCT } from '../../src/features/cart/cart.ts';
@@ -500,6 +500,36 @@ describe('order confirmation e-mails per recipient', () => {
     }
     const subjects = emails.map((e) => e.subject);
     expect(subjects.filter((s) => /cancel/i.test(s))).toHaveLength(2);
+    expect(subjects).toHaveLength(4);
+  });
+});
+
+describe('orders placed in one mailbox’s name, left to expire', () => {
+  it('send it at most the limit of expiry e-mails when they all expire together', async () => {
+    // A stranger (or a confirmed account typing someone else's address) places orders in the
+    // victim's name; the confirmations are counted per mailbox, and so is the expiry of each.
+    const vars = { RATE_LIMIT_EMAIL_RECIPIENT: '2/3600' };
+    const config = readConfig(envWith(vars));
+    const spellings = [
+      'chi.eze@gmail.com',
+      'chieze+a@gmail.com',
+      'Chi.Eze+b@googlemail.com',
+      'c.h.i.e.z.e@gmail.com',
+      'chieze@gmail.com',
+    ];
+    const numbers: string[] = [];
+    for (const [i, email] of spellings.entries()) {
+      const o = await placed(await order(vars, stranger({ email }), [await line('hisense-32-a4-hd', 1)], `198.51.100.${20 + i}`));
+      numbers.push(o.order.number);
+    }
+    for (const number of numbers)
+      await env.DB.prepare('update orders set expires_at = unixepoch() - 60 where number = ?').bind(number).run();
+    // The expiry job's run, as the cron makes it.
+    await expireOverdueOrders(db, config);
+    for (const number of numbers) expect((await orderRow(number)).status).toBe('expired');
+    const subjects = (await Promise.all(numbers.map((n) => emailsOf(n)))).flat().map((e) => e.subject);
+    expect(subjects.filter((s) => /expired/i.test(s))).toHaveLength(2);
+    expect(subjects.filter((s) => /transfer details/.test(s))).toHaveLength(2);
     expect(subjects).toHaveLength(4);
   });
 });
