@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { Auth } from '@auth/core';
 import { authConfig } from './auth-config.ts';
 import { standinAuthorize } from './google-standin.ts';
@@ -16,6 +17,16 @@ export const authRoute = createRouter().on(['GET', 'POST'], '/*', async (c) => {
   if (!c.var.config.AUTH_SECRET)
     throw new ApiError(500, 'auth_not_configured', 'Sign-in is not configured on this server (AUTH_SECRET).');
   const response = await Auth(await withoutEndedSession(c), authConfig(c));
+  // A request Auth.js refuses gets its own body ("Bad request.", `null`): answered in the API's
+  // shape instead, as every other refusal is. Its redirects (sign-in errors included) pass.
+  if (response.status >= 400 && response.status < 500) {
+    await response.body?.cancel();
+    throw new ApiError(
+      response.status as ContentfulStatusCode,
+      'auth_request_refused',
+      'Sign-in could not use this request. Please start again from the sign-in page.',
+    );
+  }
   // Auth.js answers with its own headers; the app's security headers are added on top.
   return new Response(response.body, response);
 });

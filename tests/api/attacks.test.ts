@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { fillPath } from '../../src/lib/api-contract.ts';
 import { Browser, newEmail, PASSWORD, signedInUser, userRow } from './account-helpers.ts';
 import { signedInAdmin, signedInCustomer } from './admin-helpers.ts';
+import { api, type ErrorJson } from './client.ts';
 import { key, MUTATING, snapshot } from './hostile.ts';
 import { customer, orderRequest, orderRow, PS5, placeOrder, postOrder, SHIPPING, setStock } from './orders-helpers.ts';
 import { postTradeIn, shopper, submitted, tradeInFields } from './trade-in-helpers.ts';
@@ -398,6 +399,22 @@ describe('stored script in every text field shown back', () => {
       reason: `Gone ${SCRIPT}`,
     });
     await expectInertJson(cancelled, `Gone ${SCRIPT}`);
+  });
+
+  it('a request Auth.js refuses is answered in the API’s error shape too, not Auth.js’s own body', async () => {
+    const refusals = [
+      await new Browser().get('/auth/%ff'),
+      await api('/auth/session', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: 'http://localhost:8787' },
+        body: JSON.stringify({ user: { role: 'admin' } }),
+      }),
+    ];
+    for (const response of refusals) {
+      expect(response.status).toBe(400);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(((await response.json()) as ErrorJson).error).toMatchObject({ code: 'auth_request_refused' });
+    }
   });
 
   it('an error that repeats the request’s path is JSON too', async () => {
