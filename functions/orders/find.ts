@@ -3,8 +3,8 @@ import type { Db } from '../platform/db.ts';
 import { orders, type OrderRow } from '../platform/schema.ts';
 import type { Config } from '../env.ts';
 import { sameDigest, sha256Hex } from '../platform/crypto.ts';
-import { ApiError } from '../platform/errors.ts';
-import { countRequests, takeBackRequests, waitText } from '../platform/rate-limit.ts';
+import { ApiError, RetryLater } from '../platform/errors.ts';
+import { limitWrongGuesses, waitText } from '../platform/rate-limit.ts';
 import { expireIfOverdue } from './expire.ts';
 import type { OrderView } from '../../src/features/orders/order-view.ts';
 import { loadOrderView } from './view.ts';
@@ -62,34 +62,25 @@ export async function lookUpGuestOrder(
   { number, email }: { number: string; email: string },
   now = new Date(),
 ): Promise<OrderView> {
-  // Every lookup of the number is counted, and one that finds the order is taken back: only
-  // failures add up (RATE_LIMIT_LOOKUP_ORDER, from all clients together: a number seen on a
-  // parcel or a screenshot is not tried against a list of likely addresses from many client
-  // addresses), the same steps whether or not the number exists. Past it the number's lookups
-  // wait, the right address's too: its owner still has the order in the browser that placed it
-  // and in their account.
-  const counted = await countRequests(
+  // Wrong e-mails per order number, from all clients together (RATE_LIMIT_LOOKUP_ORDER): its
+  // owner still has the order in the browser that placed it and in their account.
+  const order = await limitWrongGuesses(
     db,
-    [{ key: `${LOOKUP_LIMIT}.order:${number}`, rule: config.RATE_LIMIT_LOOKUP_ORDER }],
+    { key: `${LOOKUP_LIMIT}.order:${number}`, rule: config.RATE_LIMIT_LOOKUP_ORDER },
+    () => findGuestOrder(db, config, number, email, now),
+    (seconds) => new TooManyLookups(seconds),
     now,
   );
-  const [mine] = counted;
-  if (mine && !mine.allowed) throw new TooManyLookups(mine.retryAfterSeconds);
-  const order = await findGuestOrder(db, config, number, email, now);
-  await takeBackRequests(db, counted);
   return loadOrderView(db, config, order);
 }
 
 /** A lookup refused because its order number had too many wrong ones: 429 with how long to wait. */
-export class TooManyLookups extends ApiError {
-  readonly retryAfterSeconds: number;
+export class TooManyLookups extends RetryLater {
   constructor(retryAfterSeconds: number) {
     super(
-      429,
-      'rate_limited',
+      retryAfterSeconds,
       `This order number was tried with a wrong e-mail address too many times. Please wait ${waitText(retryAfterSeconds)} and try again, or sign in to see it under Orders.`,
     );
-    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 

@@ -3,7 +3,7 @@ import { orderLookupSchema } from '../../src/features/orders/checkout.ts';
 import { orderApi } from '../../src/features/orders/order-api.ts';
 import { sessionUser } from '../accounts/session.ts';
 import { deliverEmailsLater } from '../platform/outbox.ts';
-import { findOrderForAccount, findOrderForToken, LOOKUP_LIMIT, lookUpGuestOrder, TooManyLookups } from './find.ts';
+import { findOrderForAccount, findOrderForToken, LOOKUP_LIMIT, lookUpGuestOrder } from './find.ts';
 import { placeOrder } from './place.ts';
 import { replyPlaced } from './reply.ts';
 import { moveForShopper, type ShopperMove } from './shopper-moves.ts';
@@ -61,12 +61,7 @@ export const ordersRoute = createRouter()
   .post(at(ORDERS_BASE, orderApi.lookup), limited.lookup, validate('json', orderApi.lookup.body), async (c) => {
     const lookup = c.req.valid('json');
     noteReference(c, lookup.number);
-    try {
-      return reply(c, orderApi.lookup, { order: await lookUpGuestOrder(c.var.db, c.var.config, lookup) }, 200, PRIVATE);
-    } catch (error) {
-      if (!(error instanceof TooManyLookups)) throw error;
-      return tooManyRequests(c, { allowed: false, retryAfterSeconds: error.retryAfterSeconds, message: error.message });
-    }
+    return reply(c, orderApi.lookup, { order: await lookUpGuestOrder(c.var.db, c.var.config, lookup) }, 200, PRIVATE);
   })
   // The order as the browser that placed it sees it: the cart's "Continue to payment", and the
   // checkout asking every few seconds while the shopper pays. Only a request that fails (a wrong

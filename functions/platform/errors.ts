@@ -21,6 +21,15 @@ export class ApiError extends Error {
   }
 }
 
+/** 429 `rate_limited`: a limit the request's key (not its client) ran into; answered with `Retry-After`. */
+export class RetryLater extends ApiError {
+  readonly retryAfterSeconds: number;
+  constructor(retryAfterSeconds: number, message: string) {
+    super(429, 'rate_limited', message);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
 /** Any zod error (classic or core): only its issues are read. */
 type ZodLikeError = Pick<z.core.$ZodError, 'issues'>;
 
@@ -52,6 +61,11 @@ export function errorBody(code: string, message: string, issues?: FieldIssue[]):
 
 /** Installed once by createApp(): every thrown error ends here. */
 export function handleError(err: Error, c: Context) {
+  if (err instanceof RetryLater)
+    return c.json(errorBody(err.code, err.message), err.status, {
+      'Retry-After': String(err.retryAfterSeconds),
+      'cache-control': 'no-store',
+    });
   if (err instanceof ApiError) return c.json(errorBody(err.code, err.message, err.issues), err.status);
   if (err instanceof HTTPException) {
     // Hono's own 4xx: malformed JSON, body too large, a CSRF refusal.

@@ -305,3 +305,25 @@ export async function countEmailTo(
   const counted = await countRequests(db, [{ key, rule: config.RATE_LIMIT_EMAIL_RECIPIENT }], now);
   return { allowed: counted[0]!.allowed, giveBack: () => takeBackRequests(db, counted) };
 }
+
+/**
+ * A lookup proved by what the asker must know (the e-mail of an order number or a trade-in
+ * reference someone may have seen on a parcel or a screenshot): every try of `key` is counted
+ * under `rule`, from all clients together, and one that finds is taken back, so only wrong
+ * guesses add up, the same steps whether the key exists or not. Past the rule the key's lookups
+ * wait, the right one's too (`tooMany`, thrown): its owner still has it in their account.
+ */
+export async function limitWrongGuesses<T>(
+  db: Db,
+  { key, rule }: { key: string; rule: RateLimitRule },
+  find: () => Promise<T>,
+  tooMany: (retryAfterSeconds: number) => Error,
+  now = new Date(),
+): Promise<T> {
+  const counted = await countRequests(db, [{ key, rule }], now);
+  const [mine] = counted;
+  if (mine && !mine.allowed) throw tooMany(mine.retryAfterSeconds);
+  const found = await find();
+  await takeBackRequests(db, counted);
+  return found;
+}

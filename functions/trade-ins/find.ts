@@ -2,7 +2,9 @@ import { and, desc, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../platform/db.ts';
 import { tradeIns, type TradeInRow, type UserRow } from '../platform/schema.ts';
 import { sameDigest, sha256Hex } from '../platform/crypto.ts';
-import { ApiError } from '../platform/errors.ts';
+import { ApiError, RetryLater } from '../platform/errors.ts';
+import { limitWrongGuesses, waitText } from '../platform/rate-limit.ts';
+import type { Config } from '../env.ts';
 
 const NOT_FOUND = () =>
   new ApiError(404, 'trade_in_not_found', 'We could not find a trade-in request with that reference and e-mail address.');
@@ -38,14 +40,31 @@ function owns(user: Account | null | undefined, row: TradeInRow): boolean {
  */
 export async function findForRequester(
   db: Db,
+  config: Config,
   reference: string,
   who: { user?: Account | null; email?: string | undefined },
+  now = new Date(),
 ): Promise<TradeInRow> {
   const row = await findTradeIn(db, reference);
   if (row && owns(who.user, row)) return row;
-  const [expected, presented] = await Promise.all([sha256Hex(row?.email ?? STAND_IN_EMAIL), sha256Hex(who.email ?? '')]);
-  if (!row || who.email === undefined || !sameDigest(expected, presented)) throw NOT_FOUND();
-  return row;
+  // Wrong e-mails per reference, from all clients together, as for an order number
+  // (RATE_LIMIT_LOOKUP_ORDER, functions/orders/find.ts): a reference seen on a screenshot is
+  // not tried against a list of likely addresses from many client addresses.
+  return limitWrongGuesses(
+    db,
+    { key: `trade_ins.lookup.reference:${reference}`, rule: config.RATE_LIMIT_LOOKUP_ORDER },
+    async () => {
+      const [expected, presented] = await Promise.all([sha256Hex(row?.email ?? STAND_IN_EMAIL), sha256Hex(who.email ?? '')]);
+      if (!row || who.email === undefined || !sameDigest(expected, presented)) throw NOT_FOUND();
+      return row;
+    },
+    (seconds) =>
+      new RetryLater(
+        seconds,
+        `This reference was tried with a wrong e-mail address too many times. Please wait ${waitText(seconds)} and try again, or sign in to see it under Trade-ins.`,
+      ),
+    now,
+  );
 }
 
 /** A signed-in shopper's requests, newest first. */

@@ -60,7 +60,7 @@ export const tradeInsRoute = createRouter()
   .post(at(TRADE_INS_BASE, tradeInApi.lookup), limited.lookup, validate('json', tradeInApi.lookup.body), async (c) => {
     const { reference, email } = c.req.valid('json');
     noteReference(c, reference);
-    const row = await findForRequester(c.var.db, reference, { email });
+    const row = await findForRequester(c.var.db, c.var.config, reference, { email });
     return reply(c, tradeInApi.lookup, { tradeIn: await loadTradeInView(c.var.db, row) }, 200, PRIVATE);
   })
   .post(
@@ -78,7 +78,7 @@ export const tradeInsRoute = createRouter()
     async (c) => {
       const body = c.req.valid('json');
       const user = await sessionUser(c);
-      const row = await findForRequester(c.var.db, c.req.valid('param').reference, { user, email: body.email });
+      const row = await findForRequester(c.var.db, c.var.config, c.req.valid('param').reference, { user, email: body.email });
       return replyPlaced(c, await placeSwapOrder(c.var.db, c.var.config, row, body, user));
     },
   );
@@ -86,7 +86,7 @@ export const tradeInsRoute = createRouter()
 /** The requester's answer to the offer they saw (functions/trade-ins/respond.ts). */
 async function respond(c: Context<AppEnv>, reference: string, { email, ...answer }: z.output<typeof tradeInApi.respond.body>) {
   const user = await sessionUser(c);
-  const row = await findForRequester(c.var.db, reference, { user, email });
+  const row = await findForRequester(c.var.db, c.var.config, reference, { user, email });
   const answered = await respondToOffer(c.var.db, c.var.config, row, answer, user?.id ?? null);
   if (answered.moved) deliverEmailsLater(c);
   return reply(c, tradeInApi.respond, { tradeIn: answered.tradeIn }, 200, PRIVATE);

@@ -8,7 +8,7 @@ import { openDb } from '../../functions/platform/db.ts';
 import type { AdminTradeInDetail } from '../../src/features/trade-ins/admin/admin-trade-in-api.ts';
 import type { PlacedOrder } from '../../src/features/orders/order-view.ts';
 import type { TradeInView } from '../../src/features/trade-ins/trade-in.ts';
-import { Browser, emailsTo, linkToken, newEmail, ORIGIN } from './account-helpers.ts';
+import { Browser, emailsTo, linkToken, newEmail, ORIGIN, signedInUser } from './account-helpers.ts';
 import { signedInAdmin, signedInCustomer } from './admin-helpers.ts';
 import { bodyThatStops, type ErrorJson } from './client.ts';
 import { makeOverdue, newKey, PS5, rowCounts, setPrice, SHIPPING } from './orders-helpers.ts';
@@ -417,6 +417,30 @@ describe('finding a request again', () => {
     const unknown = await refusal(await lookup('TRD-0000000000', email), 404);
     expect(wrong).toEqual(unknown);
     expect((await refusal(await lookup('GTS-0000000000', email), 400)).issues?.[0]?.field).toBe('reference');
+  });
+
+  it('a reference tried with wrong e-mails from many client addresses: past RATE_LIMIT_LOOKUP_ORDER its lookups wait; its owner signed in does not', async () => {
+    const vars = { RATE_LIMIT_TRADE_IN: '10000/60', RATE_LIMIT_LOOKUP: '1000/60', RATE_LIMIT_LOOKUP_ORDER: '3/3600' };
+    const owner = new Browser(ORIGIN, vars, '203.0.113.90');
+    const email = newEmail();
+    await signedInUser(owner, email);
+    const fields = tradeInFields({ contact: { ...tradeInFields().contact, email } });
+    const tradeIn = await submitted(fields, [], owner);
+    const from = (n: number) => new Browser(ORIGIN, vars, `198.51.100.${100 + n}`);
+    // The right address's lookup is taken back: it never uses up the allowance.
+    for (let n = 0; n < 5; n++) expect((await lookup(tradeIn.reference, email, from(n))).status).toBe(200);
+    for (let n = 0; n < 3; n++) await refusal(await lookup(tradeIn.reference, `guess${n}@example.com`, from(n)), 404);
+    const waiting = await lookup(tradeIn.reference, 'guess9@example.com', from(9));
+    expect(waiting.status).toBe(429);
+    expect(Number(waiting.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(((await waiting.json()) as ErrorJson).error.code).toBe('rate_limited');
+    // The right address waits too now (a guesser must not learn it by the answer changing)…
+    expect((await lookup(tradeIn.reference, email, from(10))).status).toBe(429);
+    // …while its owner, signed in, is still let through (the account is its proof): to the
+    // state machine's answer, as no offer was made yet.
+    const answered = await owner.post(`/trade-ins/${tradeIn.reference}/respond`, { decision: 'decline', offer: 100 });
+    expect(answered.status).toBe(409);
+    expect(((await answered.json()) as ErrorJson).error.code).not.toBe('rate_limited');
   });
 });
 
