@@ -1,12 +1,13 @@
 import { PICKUP_POINT } from '../../src/features/orders/delivery.ts';
 import { formatNaira } from '../../src/lib/money.ts';
 import { formatLagosTime } from '../../src/lib/time.ts';
+import { STORE } from '../../src/lib/site.ts';
 import { statusBadge, type OrderStatus } from '../../src/features/orders/order-status.ts';
 import type { OrderView } from '../../src/features/orders/order-view.ts';
 import { compose, greeting, type EmailMessage } from '../platform/email.ts';
 
 /** The order e-mails (functions/platform/email.ts makes them): the confirmation, then one per status change. */
-export type OrderEmailKind = 'order_confirmation' | `order_status_${OrderStatus}`;
+export type OrderEmailKind = 'order_confirmation' | 'order_refund_sent' | `order_status_${OrderStatus}`;
 
 function trackUrl(siteUrl: string, order: Pick<OrderView, 'number'>): string {
   return new URL(`/track?order=${encodeURIComponent(order.number)}`, siteUrl).href;
@@ -122,4 +123,23 @@ export function statusChangeEmail(
       'GTS Electronics',
     ],
   );
+}
+
+/**
+ * An admin sent back what was owed on a payment for this order (an over-payment, a payment for an
+ * order that had ended): the shopper is told the amount and where it went. The admin's own note
+ * stays in the store.
+ */
+export function refundSentEmail(
+  order: { number: string; customer: Pick<OrderView['customer'], 'name' | 'email'> },
+  amount: number,
+  siteUrl: string,
+): EmailMessage<OrderEmailKind> {
+  return compose('order_refund_sent', order.customer.email, `Your GTS order ${order.number}: ${formatNaira(amount)} sent back`, [
+    greeting(order.customer.name),
+    `We have sent ${formatNaira(amount)} back to the account your transfer for order ${order.number} came from. Banks can take up to a working day to show it.`,
+    `If it has not arrived by then, call us on ${STORE.phone} with this e-mail.`,
+    `Your order: ${trackUrl(siteUrl, order)}.`,
+    'GTS Electronics',
+  ]);
 }

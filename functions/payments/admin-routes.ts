@@ -32,10 +32,9 @@ export const adminPaymentsRoute = new Hono<SignedInEnv>()
     deliverEmailsLater(c);
     return reply(c, adminPaymentApi.attachPayment, payment);
   })
-  .post(at(ADMIN_PAYMENTS_BASE, adminPaymentApi.resolvePayment), idParam, validate('json', resolvePaymentSchema), async (c) =>
-    reply(
-      c,
-      adminPaymentApi.resolvePayment,
-      await resolvePayment(c.var.db, c.var.user, c.req.valid('param').id, c.req.valid('json')),
-    ),
-  );
+  .post(at(ADMIN_PAYMENTS_BASE, adminPaymentApi.resolvePayment), idParam, validate('json', resolvePaymentSchema), async (c) => {
+    const payment = await resolvePayment(c.var.db, c.var.config, c.var.user, c.req.valid('param').id, c.req.valid('json'));
+    // A refund sent is e-mailed to the shopper: after the answer.
+    deliverEmailsLater(c);
+    return reply(c, adminPaymentApi.resolvePayment, payment);
+  });

@@ -13,7 +13,9 @@ import type { Config } from '../env.ts';
 import { auditStatement } from '../platform/audit.ts';
 import type { Db } from '../platform/db.ts';
 import { ApiError } from '../platform/errors.ts';
-import { orders, providerPayments, type ProviderPaymentRow, type UserRow } from '../platform/schema.ts';
+import { emailOutbox, orders, providerPayments, type ProviderPaymentRow, type UserRow } from '../platform/schema.ts';
+import { outboxRowFor } from '../platform/outbox.ts';
+import { refundSentEmail } from '../orders/messages.ts';
 import { judgePayment } from './apply.ts';
 
 type Admin = Pick<UserRow, 'id' | 'email'>;
@@ -168,6 +170,7 @@ export async function attachPayment(
  */
 export async function resolvePayment(
   db: Db,
+  config: Config,
   admin: Admin,
   id: string,
   body: z.output<typeof resolvePaymentSchema>,
@@ -179,6 +182,25 @@ export async function resolvePayment(
   }
   const resolvedAt = new Date(Math.floor(now.getTime() / 1000) * 1000);
   const settled = Math.max(owedBack(payment, orderStatus), payment.settled);
+  // What this resolution sends back: the shopper of its order is told, in the same batch.
+  const sentBack = settled - payment.settled;
+  if (body.refundSent && sentBack <= 0) {
+    throw new ApiError(400, 'invalid_request', 'The request is not valid: check refundSent.', [
+      { field: 'refundSent', message: 'Nothing is owed back on this payment: say what you did instead.' },
+    ]);
+  }
+  const won = sql`EXISTS (SELECT 1 FROM ${providerPayments} WHERE ${providerPayments.id} = ${id} AND ${providerPayments.resolvedBy} = ${admin.email} AND ${providerPayments.resolvedAt} = ${Math.floor(resolvedAt.getTime() / 1000)} AND ${providerPayments.resolution} = ${body.note} AND ${providerPayments.settled} = ${settled})`;
+  const [order] =
+    body.refundSent && payment.orderId
+      ? await db
+          .select({ number: orders.number, name: orders.customerName, email: orders.email })
+          .from(orders)
+          .where(eq(orders.id, payment.orderId))
+          .limit(1)
+      : [];
+  const email = order
+    ? refundSentEmail({ number: order.number, customer: { name: order.name, email: order.email } }, sentBack, config.SITE_URL)
+    : undefined;
   const [updated] = await db.batch([
     db
       .update(providerPayments)
@@ -197,9 +219,23 @@ export async function resolvePayment(
       'payment',
       id,
       'resolve',
-      { resolution: { from: payment.resolution, to: body.note }, settled: { from: payment.settled, to: settled } },
-      sql`EXISTS (SELECT 1 FROM ${providerPayments} WHERE ${providerPayments.id} = ${id} AND ${providerPayments.resolvedBy} = ${admin.email} AND ${providerPayments.resolvedAt} = ${Math.floor(resolvedAt.getTime() / 1000)} AND ${providerPayments.resolution} = ${body.note} AND ${providerPayments.settled} = ${settled})`,
+      {
+        resolution: { from: payment.resolution, to: body.note },
+        settled: { from: payment.settled, to: settled },
+        ...(email ? { refundSent: { from: null, to: sentBack } } : {}),
+      },
+      won,
     ),
+    ...(email && payment.orderId
+      ? [
+          db.insert(emailOutbox).select(
+            db
+              .select(outboxRowFor(email, sql<string>`${orders.id}`.as('order_id')))
+              .from(orders)
+              .where(and(eq(orders.id, payment.orderId), won)),
+          ),
+        ]
+      : []),
   ]);
   if (!updated[0]) throw paymentChanged();
   const after = await findPayment(db, id);

@@ -959,5 +959,34 @@ describe("the admin's payments", () => {
     const short = await admin.browser.post(`/admin/payments/${over!.id}/resolve`, { note: '' });
     expect(short.status).toBe(400);
     expect(await short.json()).toMatchObject({ error: { issues: [{ field: 'note' }] } });
+    // Not said to be sent: the shopper is not told anything.
+    expect((await emailsOf(placed.order.number)).filter((e) => /sent back/.test(e.subject))).toEqual([]);
+  });
+
+  it('a refund marked sent tells the order’s shopper the amount, once; the admin’s note stays in the store', async () => {
+    const placed = await placeWithProvider();
+    await pay(placed.order.payment!.accountNumber, placed.order.total + 350_000);
+    const over = (await list()).items.find((p) => p.orderNumber === placed.order.number)!;
+    const body = { note: 'Sent by transfer, ref INTERNAL-77', refundSent: true };
+    const resolved = await admin.browser.post(`/admin/payments/${over.id}/resolve`, body);
+    expect(resolved.status, await resolved.clone().text()).toBe(200);
+    const sent = (await emailsOf(placed.order.number)).filter((e) => /sent back/.test(e.subject));
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({
+      recipient: placed.order.customer.email,
+      subject: `Your GTS order ${placed.order.number}: ₦3,500 sent back`,
+    });
+    expect(sent[0]!.text).toContain('We have sent ₦3,500 back to the account your transfer');
+    expect(sent[0]!.text).not.toContain('INTERNAL-77');
+    // A second resolve (a double click) is refused and e-mails nothing more.
+    expect((await admin.browser.post(`/admin/payments/${over.id}/resolve`, body)).status).toBe(409);
+    expect((await emailsOf(placed.order.number)).filter((e) => /sent back/.test(e.subject))).toHaveLength(1);
+
+    // A payment that owes nothing back cannot be said to be refunded: 400 naming refundSent, nothing written.
+    const stray = await unmatchedPayment(77_000);
+    const refused = await admin.browser.post(`/admin/payments/${stray}/resolve`, { note: 'Sent it back', refundSent: true });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ error: { issues: [{ field: 'refundSent' }] } });
+    expect((await list()).items.find((p) => p.id === stray)).toMatchObject({ waiting: true, resolution: null });
   });
 });

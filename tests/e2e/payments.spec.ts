@@ -231,10 +231,11 @@ test('the admin attaches a payment no order claims to its order, from the Paymen
   await admin.context().close();
 });
 
-test("the admin cancels a part-paid order: the dialog names what arrived to refund, and the payment box doesn't say none", async ({
+test("the admin cancels a part-paid order: the dialog names what arrived to refund, and the payment box doesn't say none; the refund sent is e-mailed", async ({
   page,
   browser,
   baseURL,
+  db,
 }) => {
   const user = { email: `part-cancel-${Date.now()}@example.com`, password: '', name: 'Emeka Obi' };
   const number = await placeOrderAs(page, user, 'anker-735-charger-ganprime-65w');
@@ -266,5 +267,22 @@ test("the admin cancels a part-paid order: the dialog names what arrived to refu
   // Cancelled, the list still says money arrived (the refund is owed).
   await admin.goto('/admin?tab=orders');
   await expect(row).toContainText(/Cancelled\s*₦10,000 of ₦[\d,]+ arrived/);
+
+  // The admin sends the ₦10,000 back and says so: the shopper is e-mailed, the payment waits no more.
+  await admin.goto('/admin?tab=payments');
+  await islandsHydrated(admin);
+  const owed = admin.getByRole('row').filter({ has: admin.getByRole('link', { name: number }) });
+  await owed.getByRole('button', { name: 'Mark dealt with' }).click();
+  const resolve = admin.getByRole('dialog', { name: 'Mark the payment of ₦10,000 as dealt with' });
+  await expect(resolve.getByLabel('I sent the ₦10,000 back')).toBeChecked();
+  await resolve.getByLabel('What you did').fill('Transfer from GTBank, ref 55120');
+  await resolve.getByRole('button', { name: 'Mark dealt with' }).click();
+  await expect(resolve).toBeHidden();
+  await expect(owed).toHaveCount(0);
+  const sent = db.query<{ subject: string; text: string }>(
+    `select subject, text from email_outbox where kind = 'order_refund_sent' and order_id = (select id from orders where number = '${number}')`,
+  );
+  expect(sent.map((e) => e.subject)).toEqual([`Your GTS order ${number}: ₦10,000 sent back`]);
+  expect(sent[0]!.text).not.toContain('55120');
   await admin.context().close();
 });

@@ -5,7 +5,7 @@ import { AdminLink, ScreenHeading } from '../../admin/admin-router.tsx';
 import { Pager, TableBox } from '../../admin/ListControls.tsx';
 import { defineMove, type Move, MoveActions } from '../../admin/MoveDialog.tsx';
 import { adminCall, adminLoadFailed } from '../../admin/use-admin.browser.ts';
-import { TextareaField, TextField } from '../../forms/Field.tsx';
+import { CheckboxField, TextareaField, TextField } from '../../forms/Field.tsx';
 import { LoadedView } from '../../loaded/LoadedView.tsx';
 import { useLoaded } from '../../loaded/use-loaded.browser.ts';
 import { type AdminPayment, adminPaymentApi, attachPaymentSchema, resolvePaymentSchema } from './admin-payment-api.ts';
@@ -46,7 +46,7 @@ const PAYMENT_MOVES: Record<PaymentMove, Move<AdminPayment>> = {
     title: (p) => `Mark the payment of ${formatNaira(p.amount)} as dealt with`,
     confirm: 'Mark dealt with',
     schema: resolvePaymentSchema,
-    defaults: () => ({ note: '' }),
+    defaults: (p) => ({ note: '', refundSent: tellsShopper(p) }),
     body: (form, p) => (
       <>
         <p>
@@ -59,15 +59,27 @@ const PAYMENT_MOVES: Record<PaymentMove, Move<AdminPayment>> = {
           name="note"
           id="resolve-note"
           label="What you did"
-          hint="Refunded by transfer, reference …"
+          hint="Refunded by transfer, reference … (for the store: the shopper does not see it)"
           required
         />
+        {tellsShopper(p) && (
+          <CheckboxField
+            form={form}
+            name="refundSent"
+            id="resolve-refund-sent"
+            label={`I sent the ${formatNaira(p.refund)} back`}
+            hint={`The shopper of ${p.orderNumber} is e-mailed that it is on its way. Untick if nothing was sent (say why above).`}
+          />
+        )}
       </>
     ),
     send: (p, body) => adminCall(adminPaymentApi.resolvePayment, { params: { id: p.id }, body }),
     done: () => 'Payment marked as dealt with',
   }),
 };
+
+/** A payment whose refund, once sent, its order's shopper hears about (functions/payments/admin.ts). */
+const tellsShopper = (p: AdminPayment) => p.refund > 0 && p.orderNumber !== null;
 
 function allowed(p: AdminPayment): PaymentMove[] {
   if (!p.waiting) return [];

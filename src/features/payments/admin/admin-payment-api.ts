@@ -58,8 +58,15 @@ const note = z
 
 /** Attach an unmatched payment to the order it was for (the shopper paid into the wrong account, or named the order in the narration). */
 export const attachPaymentSchema = z.object({ orderNumber: orderLookupSchema.shape.number, note });
-/** A payment that waited is dealt with: the refund sent, or nothing to do (say why). */
-export const resolvePaymentSchema = z.object({ note });
+/**
+ * A payment that waited is dealt with: the refund sent, or nothing to do (say why). `refundSent`:
+ * what is owed back on it was sent, and its order's shopper is told so by e-mail (only for a
+ * payment that owes something and has an order; absent or false: no e-mail).
+ */
+export const resolvePaymentSchema = z.object({
+  note,
+  refundSent: z.boolean({ error: 'Say whether you sent the refund' }).default(false),
+});
 
 export const adminPaymentApi = {
   payments: endpoint({ method: 'GET', path: '/api/admin/payments', response: adminPaymentListSchema }),
