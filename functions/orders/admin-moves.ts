@@ -59,14 +59,17 @@ const orderChanged = () =>
  * the full total has arrived (a 400 on amountReceivedNaira otherwise), with who confirmed it and when.
  */
 function confirmedPayment(
-  order: Pick<OrderRow, 'total'>,
+  order: Pick<OrderRow, 'total' | 'amountPaid'>,
   body: z.output<typeof confirmPaymentSchema>,
   admin: Admin,
   at: Date,
 ): OrderMoveColumns {
   const received = nairaToKobo(body.amountReceivedNaira);
   if (received < order.total) {
-    const message = `Less than the order's total of ${formatNaira(order.total)}: confirm the payment only once the full amount has arrived.`;
+    const message =
+      order.amountPaid > 0 && received + order.amountPaid >= order.total
+        ? `Less than the order's total of ${formatNaira(order.total)}: enter all that arrived for this order, the ${formatNaira(order.amountPaid)} that arrived before included.`
+        : `Less than the order's total of ${formatNaira(order.total)}: confirm the payment only once the full amount has arrived.`;
     throw new ApiError(400, 'invalid_request', `The request is not valid: check amountReceivedNaira.`, [
       { field: 'amountReceivedNaira', message },
     ]);

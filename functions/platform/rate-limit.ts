@@ -311,7 +311,8 @@ export async function countEmailTo(
  * reference someone may have seen on a parcel or a screenshot): every try of `key` is counted
  * under `rule`, from all clients together, and one that finds is taken back, so only wrong
  * guesses add up, the same steps whether the key exists or not. Past the rule the key's lookups
- * wait, the right one's too (`tooMany`, thrown): its owner still has it in their account.
+ * wait, the right one's too (`tooMany`, thrown): its owner still has it in their account. A try
+ * refused so is taken back as well: it guessed nothing, and the wait it was told stays true.
  */
 export async function limitWrongGuesses<T>(
   db: Db,
@@ -322,7 +323,10 @@ export async function limitWrongGuesses<T>(
 ): Promise<T> {
   const counted = await countRequests(db, [{ key, rule }], now);
   const [mine] = counted;
-  if (mine && !mine.allowed) throw tooMany(mine.retryAfterSeconds);
+  if (mine && !mine.allowed) {
+    await takeBackRequests(db, counted);
+    throw tooMany(mine.retryAfterSeconds);
+  }
   const found = await find();
   await takeBackRequests(db, counted);
   return found;

@@ -491,6 +491,20 @@ describe('POST /api/admin/orders/:number/…', () => {
     expect(error.issues?.[0]?.message).not.toContain('.00');
     expect((await orderRow(placed.order.number)).status).toBe('awaiting_payment');
     expect(await auditRows(placed.order.number)).toEqual([]);
+
+    // With a part in already (as a provider reports one), the balance alone is the likely
+    // mistake: the message says to enter all that arrived.
+    await env.DB.prepare('update orders set amount_paid_kobo = 1000000 where number = ?').bind(placed.order.number).run();
+    const balance = await move(placed.order.number, 'confirm-payment', {
+      version,
+      amountReceivedNaira: naira(placed.order.total) - 10_000,
+      bankReference: 'REST-001',
+    });
+    expect(balance.status).toBe(400);
+    expect((await balance.json<ErrorJson>()).error.issues?.[0]?.message).toBe(
+      `Less than the order's total of ${formatNaira(placed.order.total)}: enter all that arrived for this order, the ₦10,000 that arrived before included.`,
+    );
+    expect((await orderRow(placed.order.number)).status).toBe('awaiting_payment');
   });
 
   it('refuses a body the schema refuses, naming each field', async () => {

@@ -158,6 +158,13 @@ describe('/track as the Worker renders it', () => {
       code: 'rate_limited',
       message: expect.stringMatching(/^This order number was tried with a wrong e-mail address too many times\./),
     });
+    // Tries while it waits are not counted: the wait told stays true, it does not grow.
+    const firstWait = Number(refusedGuess.headers.get('retry-after'));
+    for (let i = 0; i < 8; i++) {
+      const again = await viaApi({ ...right, email: `more${i}@example.com` }, `203.0.113.${140 + i}`);
+      expect(again.status).toBe(429);
+      expect(Number(again.headers.get('retry-after'))).toBeLessThanOrEqual(firstWait);
+    }
     // The right address waits too, on the page as on the API; another order does not.
     expect((await viaApi(right, '198.51.100.130')).status).toBe(429);
     const page = refused(await trackOrder(trackRequest(right, { ip: '198.51.100.131' }), bindings));

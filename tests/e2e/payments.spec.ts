@@ -252,6 +252,14 @@ test("the admin cancels a part-paid order: the dialog names what arrived to refu
   await expect(admin.getByRole('region', { name: 'Payment', exact: true })).toContainText(
     /State\s*Part paid: ₦10,000 of ₦[\d,]+ arrived\s*Received so far\s*₦10,000\s*Still to pay/,
   );
+  // Confirming it says what arrived and what is still to pay, and leaves the amount to type.
+  await admin.getByRole('button', { name: 'Confirm payment' }).click();
+  const confirm = admin.getByRole('dialog', { name: `Confirm payment for ${number}` });
+  await expect(confirm).toContainText(/₦10,000 of it arrived already and ₦[\d,]+ is still to pay\. Confirm only once the rest has arrived/);
+  await expect(confirm.getByLabel('Amount received (₦, naira)')).toHaveValue('');
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toBeHidden();
+
   await admin.getByRole('button', { name: 'Cancel order' }).click();
   const dialog = admin.getByRole('dialog', { name: `Cancel order ${number}?` });
   await expect(dialog).toContainText('₦10,000 of it has arrived: refund that to the shopper (Payments lists it).');

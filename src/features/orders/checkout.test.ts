@@ -192,6 +192,20 @@ describe('orderLookupSchema', () => {
     });
   });
 
+  it.each(['9TCY6J1K6W', '9tcy 6j1k 6w', 'GTS 9TCY 6J1K 6W', '#GTS-9TCY6J1K6W.', ' gts9tcy6j1k6w ', 'GTS–9TCY-6J1K-6W'])(
+    'reads %j, as a shopper may type or paste it, as GTS-9TCY6J1K6W',
+    (typed) => {
+      expect(orderLookupSchema.parse({ number: typed, email: 'ada@example.com' }).number).toBe('GTS-9TCY6J1K6W');
+    },
+  );
+
+  it('keeps the format message for what is not an order number', () => {
+    for (const typed of ['order 12', '12345', 'GTS-7K3M9Q2XW', 'TRD-7K3M9Q2XWD'])
+      expect(orderLookupSchema.safeParse({ number: typed, email: 'ada@example.com' }).error?.issues[0]?.message).toBe(
+        'Order numbers look like GTS-7K3M9Q2XWD',
+      );
+  });
+
   it('asks for a missing order number first', () => {
     const result = orderLookupSchema.safeParse({ number: ' ', email: 'ada@example.com' });
     expect(result.error?.issues[0]).toMatchObject({ path: ['number'], message: 'Please enter your order number' });

@@ -167,12 +167,27 @@ export type PlaceOrder = z.output<typeof placeOrderSchema>;
 export const quoteSchema = placeOrderSchema.pick({ lines: true });
 
 /** POST /api/orders/lookup: a guest finds an order by its number and checkout e-mail. */
+/**
+ * An order number as a shopper may type or paste it: any case, with spaces, a "#", a dash or
+ * a full stop around or inside it, or without its "GTS-" ("9tcy 6j1k 6w" → "GTS-9TCY6J1K6W").
+ * Only the 10 characters after GTS are the order's own (functions/platform/crypto.ts).
+ */
+export function normalizeOrderNumber(typed: string): string {
+  const compact = typed.toUpperCase().replace(/[\s#.\-_:–—]+/g, '');
+  if (!compact) return '';
+  const own = compact.length > 10 && compact.startsWith('GTS') ? compact.slice(3) : compact;
+  return `GTS-${own}`;
+}
+
 export const orderLookupSchema = z.object({
   number: z
     .string({ error: 'Please enter your order number' })
-    .trim()
-    .toUpperCase()
-    .min(1, 'Please enter your order number')
-    .regex(/^GTS-[0-9A-Z]{4,20}$/, 'Order numbers look like GTS-7K3M9Q2XWD'),
+    .transform(normalizeOrderNumber)
+    .pipe(
+      z
+        .string()
+        .min(1, 'Please enter your order number')
+        .regex(/^GTS-[0-9A-Z]{10}$/, 'Order numbers look like GTS-7K3M9Q2XWD'),
+    ),
   email: customerFields.email,
 });

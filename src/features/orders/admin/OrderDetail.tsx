@@ -203,6 +203,9 @@ const EVENTS: Record<OrderMove, (status: OrderStatus) => OrderEvent> = {
   cancel: () => 'cancel',
 };
 
+/** What arrived for an unpaid order so far (a part payment), 0 when nothing did. */
+const partPaid = (order: AdminOrderDetail['order']) => order.payment?.received ?? 0;
+
 /** The admin's moves on an order, in the order their buttons show. */
 const ORDER_MOVES: Record<OrderMove, Move<AdminOrderDetail>> = {
   confirm: defineMove({
@@ -210,7 +213,13 @@ const ORDER_MOVES: Record<OrderMove, Move<AdminOrderDetail>> = {
     title: ({ order }) => `Confirm ${order.status === 'expired' ? 'late ' : ''}payment for ${order.number}`,
     confirm: 'Confirm payment',
     schema: confirmPaymentSchema,
-    defaults: ({ version, order }) => ({ version, amountReceivedNaira: Number(plainNaira(order.total)), bankReference: '' }),
+    // Filled in with the total only while nothing arrived yet: with a part in, the admin types
+    // what the statement shows, so the rest is not confirmed by pressing the button.
+    defaults: ({ version, order }) => ({
+      version,
+      amountReceivedNaira: partPaid(order) > 0 ? undefined : Number(plainNaira(order.total)),
+      bankReference: '',
+    }),
     body: (form, { order }) => (
       <>
         {order.status === 'expired' && (
@@ -222,6 +231,13 @@ const ORDER_MOVES: Record<OrderMove, Move<AdminOrderDetail>> = {
         <p>
           The order's total is <strong>{formatNaira(order.total)}</strong>. Enter what the bank statement shows arrived.
         </p>
+        {partPaid(order) > 0 && (
+          <p>
+            <strong>{formatNaira(partPaid(order))}</strong> of it arrived already and{' '}
+            <strong>{formatNaira(Math.max(0, order.total - partPaid(order)))}</strong> is still to pay. Confirm only once the rest
+            has arrived, and enter all that arrived for this order, the {formatNaira(partPaid(order))} included.
+          </p>
+        )}
         <TextField
           form={form}
           name="amountReceivedNaira"
