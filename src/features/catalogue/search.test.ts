@@ -95,6 +95,13 @@ describe('searchProducts', () => {
       'x',
     ]);
     expect(searchTerms('iph IPH 📱 !!!')).toEqual(['iph']);
+    // A size in inches is its number, as the TVs' names write it (65").
+    expect(searchTerms('65 inch tv')).toEqual(['65', 'tv']);
+    expect(searchTerms('65-inch TV')).toEqual(['65', 'tv']);
+    expect(searchTerms('55inches')).toEqual(['55']);
+    expect(searchTerms('43 in smart tv')).toEqual(['43', 'smart', 'tv']);
+    expect(searchTerms('in ear headphones')).toEqual(['in', 'ear', 'headphones']);
+    expect(searchTerms('inch')).toEqual(['inch']);
     // No words at all: no text filter.
     expect(search({ q: '"*)(' }).total).toBe(shelf.length);
     expect(defaultSort('"*)(')).toBe('name');

@@ -45,9 +45,15 @@ export function searchWords(text: string): string[] {
   );
 }
 
+/**
+ * A size in inches as a shopper types it ("65 inch", "65-inch", "55inches", "43 in"): the number
+ * alone is what names it, as a product's name writes it (LG 65" OLED…).
+ */
+const SIZE_IN_INCHES = /(\d)[\s-]*(?:inches|inch|in)(?![\p{L}\p{N}])/gu;
+
 /** The search words of a query's text, each once: a product matches when every one starts a word of it. */
 export function searchTerms(q: string): string[] {
-  return [...new Set(searchWords(q))];
+  return [...new Set(searchWords(q.replace(SIZE_IN_INCHES, '$1 ')))];
 }
 
 /** The sort a query gets when it names none: best match while there are search words, else by name. */
