@@ -393,6 +393,8 @@ test('the security tab lists where the account is signed in: one device signed o
   const devices = security.getByRole('list', { name: 'Signed-in devices' });
   await expect(devices.getByRole('listitem')).toHaveCount(2);
   await expect(devices.getByRole('listitem').filter({ hasText: 'This device' })).toHaveCount(1);
+  // Read as words apart ("Chrome on Linux This device"), not run together.
+  await expect(devices.getByRole('listitem').filter({ hasText: 'This device' })).toContainText(/\S This device/);
   expect(await axeViolations(page)).toEqual([]);
 
   // The other one, by keyboard: its own "Sign out" button.

@@ -268,6 +268,8 @@ test('the admin deletes a product: it leaves the listing, its page, and the cart
   await islandsHydrated(shopper);
   await expect(cartLine(shopper, product.name)).toContainText('No longer available. Remove it to check out.');
   await expect(shopper.getByRole('button', { name: 'Proceed to Checkout' })).toBeDisabled();
+  // What can no longer be bought is not in the totals.
+  await expect(shopper.locator('[data-cart-subtotal]')).toHaveText('₦0');
   await shopper.context().close();
 });
 
@@ -335,6 +337,8 @@ test('a reported transfer: the admin confirms it from the dashboard, and the sho
   await expect(admin.getByRole('region', { name: 'Payment', exact: true })).toContainText(
     'The shopper reported the transfer; not confirmed yet',
   );
+  // The admin reads how it travels in the store's words, not the shopper's ("to your address").
+  await expect(admin.getByText("Delivery to the shopper's address")).toBeVisible();
 
   await admin.getByRole('button', { name: 'Confirm payment' }).click();
   const confirm = admin.getByRole('dialog', { name: `Confirm payment for ${number}` });

@@ -255,7 +255,9 @@ test("the admin cancels a part-paid order: the dialog names what arrived to refu
   // Confirming it says what arrived and what is still to pay, and leaves the amount to type.
   await admin.getByRole('button', { name: 'Confirm payment' }).click();
   const confirm = admin.getByRole('dialog', { name: `Confirm payment for ${number}` });
-  await expect(confirm).toContainText(/₦10,000 of it arrived already and ₦[\d,]+ is still to pay\. Confirm only once the rest has arrived/);
+  await expect(confirm).toContainText(
+    /₦10,000 of it arrived already and ₦[\d,]+ is still to pay\. Confirm only once the rest has arrived/,
+  );
   await expect(confirm.getByLabel('Amount received (₦, naira)')).toHaveValue('');
   await confirm.getByRole('button', { name: 'Cancel' }).click();
   await expect(confirm).toBeHidden();

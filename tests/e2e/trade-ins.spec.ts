@@ -505,3 +505,45 @@ test('a swap whose order was cancelled shows that order, and the form to order t
   await expect(card.getByRole('heading', { name: /^Your swap order GTS-/ })).not.toHaveText(`Your swap order ${order.number}`);
   await expect(card.getByRole('heading', { name: /^Your swap order GTS-/ })).toBeVisible();
 });
+
+test('declining an offer asks once more, since it is final; the answer takes the focus', async ({ page, browser, baseURL }) => {
+  const email = `decline-${Date.now().toString(36)}@example.com`;
+  const sent = await apiPost(page, '/api/trade-ins', {
+    device: { category: 'laptops', brand: 'Dell', model: 'XPS 13', storage: '512GB' },
+    condition: {
+      turnsOn: true,
+      screenCracked: false,
+      bodyDents: true,
+      batteryHealth: 'fair',
+      accountRemoved: true,
+      originalBox: false,
+      notes: '',
+    },
+    want: { kind: 'cash' },
+    contact: { name: 'Ngozi Eze', email, phone: '0803 555 0142', state: 'Lagos' },
+  });
+  expect(sent.status(), await sent.text()).toBe(201);
+  const { reference } = ((await sent.json()) as { tradeIn: { reference: string } }).tradeIn;
+  const admin = await adminBrowser(browser, baseURL);
+  const { version } = (await (await admin.request.get(`/api/admin/trade-ins/${reference}`)).json()) as { version: number };
+  const offered = await apiPost(admin, `/api/admin/trade-ins/${reference}/move`, { version, move: 'offer', offerNaira: 150_000 });
+  expect(offered.status(), await offered.text()).toBe(200);
+  await admin.context().close();
+
+  await page.goto(`/sell-or-swap/status?ref=${reference}`);
+  await islandsHydrated(page);
+  await page.getByLabel('Email used on the request').fill(email);
+  await page.getByRole('button', { name: 'Find my request' }).click();
+  const card = page.getByRole('article', { name: `Trade-in ${reference}` });
+  await card.getByRole('button', { name: 'Decline the offer' }).click();
+  const asked = card.getByRole('group', { name: 'Decline our offer of ₦150,000?' });
+  await expect(asked.getByRole('button', { name: 'Decline it' })).toBeFocused();
+  // Kept: nothing was sent, and focus is back where it was.
+  await asked.getByRole('button', { name: 'Keep the offer' }).click();
+  await expect(card.getByRole('button', { name: 'Decline the offer' })).toBeFocused();
+  await card.getByRole('button', { name: 'Decline the offer' }).click();
+  await card.getByRole('button', { name: 'Decline it' }).click();
+  const answer = card.getByRole('status').filter({ hasText: 'You declined our offer.' });
+  await expect(answer).toBeFocused();
+  await expect(card.getByRole('button', { name: /Accept the offer|Decline/ })).toHaveCount(0);
+});

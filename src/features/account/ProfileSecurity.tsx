@@ -163,7 +163,7 @@ function DevicesSection() {
             {sessions.map((session) => (
               <li key={session.id} className="account-sessions__item">
                 <div>
-                  <strong>{session.label}</strong>
+                  <strong>{session.label}</strong>{' '}
                   {session.current && <span className="account-badge account-badge--ok">This device</span>}
                   <p className="muted">
                     Signed in {formatLagosTime(session.createdAt)} · last active {formatLagosTime(session.lastSeenAt)}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blocksCheckout, lineProblemText } from './cart-check.ts';
+import { blocksCheckout, goneFromSale, lineProblemText } from './cart-check.ts';
 
 describe("a cart line's problem, as /cart says it", () => {
   it('blocks checkout for everything but a changed price, which the cart takes', () => {
@@ -8,6 +8,13 @@ describe("a cart line's problem, as /cart says it", () => {
       expect(blocksCheckout({ kind })).toBe(true);
     }
     expect(blocksCheckout(undefined)).toBe(false);
+  });
+
+  it('counts a line for nothing only when its product or option is gone from sale', () => {
+    expect(goneFromSale({ kind: 'unavailable' })).toBe(true);
+    expect(goneFromSale({ kind: 'unknown_variant' })).toBe(true);
+    for (const kind of ['price_changed', 'insufficient_stock', 'hold_limit'] as const) expect(goneFromSale({ kind })).toBe(false);
+    expect(goneFromSale(undefined)).toBe(false);
   });
 
   it('says how to put each right', () => {

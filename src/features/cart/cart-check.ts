@@ -64,6 +64,11 @@ export function blocksCheckout(problem: { kind: LineProblemKind } | undefined): 
   return problem !== undefined && problem.kind !== 'price_changed';
 }
 
+/** The line's product, or the option chosen, is no longer sold: it counts for nothing in the cart's totals. */
+export function goneFromSale(problem: { kind: LineProblemKind } | undefined): boolean {
+  return problem?.kind === 'unavailable' || problem?.kind === 'unknown_variant';
+}
+
 /** What a blocking problem tells the shopper on the line. */
 export function lineProblemText(kind: LineProblemKind, available: number): string {
   if (kind === 'insufficient_stock') {

@@ -24,7 +24,14 @@ import { DELIVERY_FEE as SHIPPING_FEE } from '../orders/delivery.ts';
 import { isOffline, onReconnect } from '../pwa/connection.browser.ts';
 import { enableNotifications, notificationsGranted } from '../pwa/notifications.browser.ts';
 import { notify } from '../toast/notify.browser.ts';
-import { blocksCheckout, type CheckedLine, cartCheckApi, lineProblemText, orderLinesFromCart } from './cart-check.ts';
+import {
+  blocksCheckout,
+  type CheckedLine,
+  cartCheckApi,
+  goneFromSale,
+  lineProblemText,
+  orderLinesFromCart,
+} from './cart-check.ts';
 import { $cartItems, clearCart, removeFromCart, repriceCartLine, updateCartQuantity } from './cart-store.browser.ts';
 import { type CartItem, cartSubtotal, lineKey, lineTitle, MAX_LINE_QUANTITY } from './cart.ts';
 
@@ -150,7 +157,8 @@ function cartPage(root: HTMLElement, checkoutHost: HTMLElement) {
   }
 
   function renderSummary() {
-    const subtotal = cartSubtotal(items);
+    // A line whose product or option is gone from sale is not counted: it cannot be bought at any price.
+    const subtotal = cartSubtotal(items.filter((i) => !goneFromSale(checks.get(lineKey(i))?.checked?.problem)));
     setText(summary, '[data-cart-subtotal]', formatNaira(subtotal));
     setText(summary, '[data-cart-total]', formatNaira(subtotal + SHIPPING_FEE));
     setText(summary, '[data-cart-pickup-total]', formatNaira(subtotal));

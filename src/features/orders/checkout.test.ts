@@ -5,6 +5,9 @@ import {
   MAX_ORDER_LINES,
   MAX_UNITS_PER_PRODUCT,
   orderLimitIssues,
+  ORDER_FAILED,
+  ORDER_HELD_BACK,
+  orderFailureToast,
   orderLookupSchema,
   placeOrderSchema,
   quoteSchema,
@@ -217,5 +220,15 @@ describe('orderLookupSchema', () => {
   ])('refuses %j on %s', (input, field, message) => {
     const result = orderLookupSchema.safeParse(input);
     expect(result.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([[field, message]]);
+  });
+});
+
+describe('orderFailureToast', () => {
+  it("is the spec's toast, but does not say to try again when a hold limit refused the order", () => {
+    expect(orderFailureToast('unpaid_limit')).toBe(ORDER_HELD_BACK);
+    expect(orderFailureToast('product_hold_limit')).toBe(ORDER_HELD_BACK);
+    for (const code of [undefined, 'out_of_stock', 'invalid_request', 'rate_limited'])
+      expect(orderFailureToast(code)).toBe(ORDER_FAILED);
+    expect(ORDER_FAILED).toBe('There was an error processing your order. Please try again.');
   });
 });

@@ -191,3 +191,20 @@ export const orderLookupSchema = z.object({
     ),
   email: customerFields.email,
 });
+
+/**
+ * The Worker's refusals of an order that would hold too many unpaid items: for this shopper's
+ * e-mail, phone or address, or of a product that other unpaid orders already hold half of
+ * (functions/orders/limits.ts). Their message says what to do.
+ */
+export const HOLD_LIMITS: readonly string[] = ['unpaid_limit', 'product_hold_limit'];
+
+/** The spec's toast when Place Order fails. */
+export const ORDER_FAILED = 'There was an error processing your order. Please try again.';
+/** The toast for a hold limit instead: trying again would not help, and the checkout says what would. */
+export const ORDER_HELD_BACK = 'Your order was not placed: the checkout says why and what you can do.';
+
+/** The toast a failed Place Order shows, by the refusal's code (none: the request never got an answer). */
+export function orderFailureToast(code: string | undefined): string {
+  return code !== undefined && HOLD_LIMITS.includes(code) ? ORDER_HELD_BACK : ORDER_FAILED;
+}

@@ -1,3 +1,4 @@
+import { HOLD_LIMITS, orderFailureToast } from './checkout.ts';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useRef, useState } from 'react';
 import { type Resolver, useForm } from 'react-hook-form';
@@ -35,14 +36,6 @@ export type CheckoutStep = 'details' | 'payment' | 'success' | 'paid';
 /** The spec: after 'I Have Made Payment' the success step shows for 5 seconds, then all resets. */
 export const SUCCESS_CLOSE_MS = 5000;
 
-const ORDER_FAILED = 'There was an error processing your order. Please try again.';
-
-/**
- * The Worker's refusals of an order that would hold too many unpaid items: for this shopper's
- * e-mail, phone or address, or of a product that other unpaid orders already hold half of
- * (functions/orders/limits.ts). Their message says what to do.
- */
-const HOLD_LIMITS = ['unpaid_limit', 'product_hold_limit'];
 const isHoldLimit = (error: unknown) => error instanceof ApiRequestError && HOLD_LIMITS.includes(error.code);
 /** Offline (the installable app still opens): say what is needed instead of failing. */
 export const NEEDS_CONNECTION =
@@ -197,7 +190,8 @@ export function useCheckout({ items, onClose, onCartOutdated }: Options) {
 
   const showOrderError = (error: unknown) => {
     // The spec's toast for every failure; a sold-out or changed item also gets its own message.
-    notify('error', ORDER_FAILED);
+    // A hold limit's toast does not say to try again: the checkout's message says what helps.
+    notify('error', orderFailureToast(error instanceof ApiRequestError ? error.code : undefined));
     if (!(error instanceof ApiRequestError)) return;
     if (HOLD_LIMITS.includes(error.code)) {
       setHoldLimit(error.message);

@@ -1,4 +1,4 @@
-import { type Ref, useState } from 'react';
+import { type Ref, useEffect, useRef, useState } from 'react';
 import { ApiRequestError } from '../../lib/api-client.browser.ts';
 import { formatNaira } from '../../lib/money.ts';
 import { formatLagosTime } from '../../lib/time.ts';
@@ -48,6 +48,16 @@ export default function TradeInCard({
 }) {
   const [busy, setBusy] = useState<'accept' | 'decline' | null>(null);
   const [notice, setNotice] = useState<Notice>(null);
+  /** Declining is final: asked once more, in place of the two buttons. */
+  const [askingDecline, setAskingDecline] = useState(false);
+  const noticeRef = useRef<HTMLParagraphElement>(null);
+  /** Set when an answer ends: the buttons are gone with it, so focus goes to what the notice says, once it shows. */
+  const [answered, setAnswered] = useState(0);
+  useEffect(() => {
+    if (answered) noticeRef.current?.focus();
+  }, [answered]);
+  const declineRef = useRef<HTMLButtonElement>(null);
+  const confirmDeclineRef = useRef<HTMLButtonElement>(null);
   const [placed, setPlaced] = useState<PlacedOrder | null>(null);
   const titleId = `trade-in-${tradeIn.reference}`;
   const { want, offer } = tradeIn;
@@ -87,6 +97,8 @@ export default function TradeInCard({
       }
     } finally {
       setBusy(null);
+      setAskingDecline(false);
+      setAnswered((n) => n + 1);
     }
   };
 
@@ -151,17 +163,54 @@ export default function TradeInCard({
         ) : (
           <p>We have not made an offer yet. We will look at your device’s details and contact you at {tradeIn.contact.email}.</p>
         )}
-        {tradeIn.canRespond && offer && (
+        {tradeIn.canRespond && offer && !askingDecline && (
           <div className="trade-in-card__actions">
             <button type="button" className="btn btn-primary" disabled={busy !== null} onClick={() => void respond('accept')}>
               {busy === 'accept' ? 'Accepting…' : 'Accept the offer'}
             </button>
-            <button type="button" className="btn btn-outline" disabled={busy !== null} onClick={() => void respond('decline')}>
-              {busy === 'decline' ? 'Declining…' : 'Decline the offer'}
+            <button
+              ref={declineRef}
+              type="button"
+              className="btn btn-outline"
+              disabled={busy !== null}
+              onClick={() => {
+                setAskingDecline(true);
+                requestAnimationFrame(() => confirmDeclineRef.current?.focus());
+              }}
+            >
+              Decline the offer
             </button>
           </div>
         )}
-        <p className="trade-in-card__notice" role="status" data-kind={notice?.kind}>
+        {tradeIn.canRespond && offer && askingDecline && (
+          <fieldset className="trade-in-card__confirm">
+            <legend>Decline our offer of {formatNaira(offer.amount)}?</legend>
+            <p>We will not buy your device unless we agree on a new offer.</p>
+            <div className="trade-in-card__actions">
+              <button
+                type="button"
+                className="btn btn-outline"
+                disabled={busy !== null}
+                onClick={() => {
+                  setAskingDecline(false);
+                  requestAnimationFrame(() => declineRef.current?.focus());
+                }}
+              >
+                Keep the offer
+              </button>
+              <button
+                ref={confirmDeclineRef}
+                type="button"
+                className="btn btn-outline"
+                disabled={busy !== null}
+                onClick={() => void respond('decline')}
+              >
+                {busy === 'decline' ? 'Declining…' : 'Decline it'}
+              </button>
+            </div>
+          </fieldset>
+        )}
+        <p className="trade-in-card__notice" role="status" data-kind={notice?.kind} ref={noticeRef} tabIndex={-1}>
           {notice?.text}
         </p>
       </section>

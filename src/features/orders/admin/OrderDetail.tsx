@@ -1,6 +1,6 @@
+import { DELIVERY_LABELS } from '../delivery.ts';
 import { formatNaira, nairaToKobo, plainNaira } from '../../../lib/money.ts';
 import { formatLagosTime } from '../../../lib/time.ts';
-import { DELIVERY_LABELS } from '../delivery.ts';
 import { adminPaymentEvent, nextStatus, type OrderEvent, type OrderStatus, statusText } from '../order-status.ts';
 import { OrderLines, OrderStatusBadge, PlacedOrderTotals } from '../OrderParts.tsx';
 import {
@@ -91,7 +91,7 @@ function OrderView({ detail, outcome }: { detail: AdminOrderDetail; outcome: Mov
           <h3>Delivery</h3>
           <dl className="admin-facts">
             <dt>Method</dt>
-            <dd>{DELIVERY_LABELS[order.deliveryMethod]}</dd>
+            <dd>{order.deliveryMethod === 'pickup' ? DELIVERY_LABELS.pickup : "Delivery to the shopper's address"}</dd>
             {order.deliveryMethod === 'delivery' && (
               <>
                 <dt>Address</dt>
