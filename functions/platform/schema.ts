@@ -63,6 +63,11 @@ export const products = sqliteTable(
     catalogueRating: real('catalogue_rating').notNull().default(0),
     catalogueReviews: integer('catalogue_reviews').notNull().default(0),
     featured: integer('featured', { mode: 'boolean' }).notNull().default(false),
+    /**
+     * Its variants' labels ("128GB 256GB", "Black White"), for the search index only: kept by
+     * the product_variants triggers of migration 0023, read by `products_fts`. '' without variants.
+     */
+    options: text('options').notNull().default(''),
     /** Deleting a product archives it: orders keep pointing at it and a re-seed does not bring it back. */
     active: integer('active', { mode: 'boolean' }).notNull().default(true),
     ...timestamps,

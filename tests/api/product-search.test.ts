@@ -269,6 +269,17 @@ describe('with a few hundred generated products', () => {
     expect(await found('serengeti')).toEqual(['admin-0']);
     expect(await found('after build')).toEqual([]);
 
+    // Its variants' labels are found with it, as they are added, renamed and removed.
+    await env.DB.prepare(
+      "insert into product_variants (product_id, id, label, price_kobo, stock, position) values ('admin-0', 'tangerine', 'Tangerine', 5000000, 2, 0)",
+    ).run();
+    expect(await found('kilimanjaro tanger')).toEqual(['admin-0']);
+    await env.DB.prepare("update product_variants set label = 'Saffron' where product_id = 'admin-0' and id = 'tangerine'").run();
+    expect(await found('tangerine')).toEqual([]);
+    expect(await found('saffron')).toEqual(['admin-0']);
+    await env.DB.prepare("delete from product_variants where product_id = 'admin-0'").run();
+    expect(await found('saffron')).toEqual([]);
+
     await env.DB.batch([
       env.DB.prepare("delete from product_variants where product_id = 'admin-0'"),
       env.DB.prepare("delete from products where id = 'admin-0'"),

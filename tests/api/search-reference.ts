@@ -18,6 +18,7 @@ import {
   pageOf,
   type SortId,
   searchTerms,
+  optionWords,
   searchWords,
   sortBrands,
 } from '../../src/features/catalogue/search.ts';
@@ -57,6 +58,7 @@ const COMPARATORS: Record<SortId, (a: Ranked, b: Ranked) => number> = {
 interface Words {
   name: string[];
   brand: string[];
+  /** With its variants' labels (optionWords): the index's description and options columns. */
   description: string[];
 }
 
@@ -84,7 +86,10 @@ function rank(p: Product, words: Words, plan: QueryPlan): Ranked | null {
 export function searchProducts(products: readonly Product[], query: ProductQuery): ProductPage {
   const terms = searchTerms(query.q);
   const words = new Map(
-    products.map((p) => [p, { name: searchWords(p.name), brand: searchWords(p.brand), description: searchWords(p.description) }]),
+    products.map((p) => [
+      p,
+      { name: searchWords(p.name), brand: searchWords(p.brand), description: [...searchWords(p.description), ...optionWords(p)] },
+    ]),
   );
   const vocabulary = vocabularyOf(
     [...words.values()].flatMap((w) => [...w.name, ...w.brand, ...w.description]),

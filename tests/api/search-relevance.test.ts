@@ -41,6 +41,33 @@ describe('the relevance set', () => {
   }, 60_000);
 });
 
+describe("a variant's words", () => {
+  it('find the products sold with that option: storage, colour', async () => {
+    const cases: [string, string][] = [
+      ['iphone 256gb', 'apple-iphone-17'],
+      ['iphone 17 pro max 1tb', 'apple-iphone-17-pro-max'],
+      ['s25 ultra 1tb', 'samsung-galaxy-s25-ultra'],
+      ['galaxy s25 ultra 512', 'samsung-galaxy-s25-ultra'],
+      ['dualsense white', 'sony-dualsense-wireless-controller'],
+      ['jbl flip red', 'jbl-flip-7'],
+    ];
+    for (const [q, id] of cases) {
+      const found = await search(q);
+      expect(found.didYouMean, q).toBeUndefined();
+      expect(
+        found.items.slice(0, 3).map((p) => p.id),
+        q,
+      ).toContain(id);
+      // Every product found has the option, in a variant or in its own words.
+      const option = q.split(' ').at(-1)!;
+      for (const p of found.items)
+        expect(`${p.name} ${p.description} ${p.variants.map((v) => v.label).join(' ')}`.toLowerCase(), q).toContain(option);
+    }
+    // 2TB is sold only as the Pro Max: the plain iPhone 17 is not found by it.
+    expect((await search('iphone 2tb')).items.map((p) => p.id)).not.toContain('apple-iphone-17');
+  });
+});
+
 describe('did you mean', () => {
   it('offers the nearest catalogue word when nothing matches, and that query finds products', async () => {
     const page = await search('ipxxne');

@@ -201,7 +201,8 @@ export const compareIds = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 /**
  * How well a product matches the search words as typed, best first: 0 when every word starts a
  * word of its name, 1 when every word starts a word of its name or brand, 2 when every word
- * starts a word of its name, brand or description, null when it does not match. Since decision
+ * starts a word of its name, brand, description or its variants' labels (`optionWords`), null
+ * when it does not match. Since decision
  * 022 the search ranks by the same tiers over the query's plan (synonyms, typos, category words:
  * tests/api/search-reference.ts and, in FTS5 column filters, functions/catalogue/product-search.ts).
  */
@@ -209,12 +210,21 @@ export function matchTier(p: Product, terms: readonly string[]): 0 | 1 | 2 | nul
   if (terms.length === 0) return 0;
   const name = searchWords(p.name);
   const brand = searchWords(p.brand);
-  const description = searchWords(p.description);
+  const description = [...searchWords(p.description), ...optionWords(p)];
   const starts = (words: string[], t: string) => words.some((w) => w.startsWith(t));
   if (terms.every((t) => starts(name, t))) return 0;
   if (terms.every((t) => starts(name, t) || starts(brand, t))) return 1;
   if (terms.every((t) => starts(name, t) || starts(brand, t) || starts(description, t))) return 2;
   return null;
+}
+
+/**
+ * The words of a product's variants' labels ("256GB", "White", "PS5"): found by the search with
+ * its description (the index's `options` column, migration 0023), so "iphone 256gb" finds the
+ * iPhones sold in 256GB.
+ */
+export function optionWords(p: Pick<Product, 'variants'>): string[] {
+  return searchWords(p.variants.map((v) => v.label).join(' '));
 }
 
 /** The brand list's order (the Worker sorts D1's brands with it too). */
