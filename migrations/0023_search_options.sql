@@ -1,4 +1,5 @@
 ALTER TABLE `products` ADD `options` text DEFAULT '' NOT NULL;--> statement-breakpoint
+ALTER TABLE `provider_payments` ADD `resolve_claim` text;--> statement-breakpoint
 -- Variant labels in the catalogue search (docs/decisions/022-search-that-understands.md, amended
 -- 2026-11-29), written by hand: drizzle-kit cannot express triggers or FTS5 tables.
 -- products.options holds a product's variants' labels, kept by these triggers whoever writes the

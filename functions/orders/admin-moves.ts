@@ -206,6 +206,7 @@ function sharedAccountPayment(db: Db, config: Config, order: OrderRow, received:
     resolvedAt: sql`NULL`.as('resolved_at'),
     resolvedBy: sql`NULL`.as('resolved_by'),
     resolution: sql`NULL`.as('resolution'),
+    resolveClaim: sql`NULL`.as('resolve_claim'),
     createdAt: sql`(unixepoch())`.as('created_at'),
     updatedAt: sql`(unixepoch())`.as('updated_at'),
   };

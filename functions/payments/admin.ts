@@ -189,7 +189,10 @@ export async function resolvePayment(
       { field: 'refundSent', message: 'Nothing is owed back on this payment: say what you did instead.' },
     ]);
   }
-  const won = sql`EXISTS (SELECT 1 FROM ${providerPayments} WHERE ${providerPayments.id} = ${id} AND ${providerPayments.resolvedBy} = ${admin.email} AND ${providerPayments.resolvedAt} = ${Math.floor(resolvedAt.getTime() / 1000)} AND ${providerPayments.resolution} = ${body.note} AND ${providerPayments.settled} = ${settled})`;
+  // This request's own mark on the row: of two resolves at once (a double click, two tabs), only
+  // the one whose update won finds it, so only its audit row, e-mail and sum are written.
+  const claim = crypto.randomUUID();
+  const won = sql`EXISTS (SELECT 1 FROM ${providerPayments} WHERE ${providerPayments.id} = ${id} AND ${providerPayments.resolveClaim} = ${claim})`;
   const [order] =
     body.refundSent && payment.orderId
       ? await db
@@ -204,7 +207,7 @@ export async function resolvePayment(
   const [updated] = await db.batch([
     db
       .update(providerPayments)
-      .set({ resolvedAt, resolvedBy: admin.email, resolution: body.note, settled })
+      .set({ resolvedAt, resolvedBy: admin.email, resolution: body.note, settled, resolveClaim: claim })
       .where(
         and(
           eq(providerPayments.id, id),
@@ -226,6 +229,16 @@ export async function resolvePayment(
       },
       won,
     ),
+    // What went back is no longer money the order holds (what its late payment, or an admin's
+    // confirmation, may count towards the total).
+    ...(payment.orderId && sentBack > 0 && KEPT_BY_ORDER.includes(payment.outcome)
+      ? [
+          db
+            .update(orders)
+            .set({ amountPaid: sql`max(${orders.amountPaid} - ${sentBack}, 0)` })
+            .where(and(eq(orders.id, payment.orderId), won)),
+        ]
+      : []),
     ...(email && payment.orderId
       ? [
           db.insert(emailOutbox).select(

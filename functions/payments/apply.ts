@@ -69,10 +69,15 @@ async function matchOrder(db: Db, provider: PaymentProviderId, payment: Reported
   return undefined;
 }
 
-/** What an order's payments other than `paymentId` were judged to keep (KEPT_BY_ORDER), in kobo. */
+/**
+ * What an order's payments other than `paymentId` were judged to keep (KEPT_BY_ORDER) and the
+ * store still has, in kobo: less what was owed back on them, or sent back (settled) if more.
+ */
 async function keptBy(db: Db, orderId: string, paymentId: string): Promise<number> {
   const [row] = await db
-    .select({ kept: sql<number>`coalesce(sum(${providerPayments.amount} - ${providerPayments.refund}), 0)` })
+    .select({
+      kept: sql<number>`coalesce(sum(${providerPayments.amount} - max(${providerPayments.refund}, ${providerPayments.settled})), 0)`,
+    })
     .from(providerPayments)
     .where(
       and(

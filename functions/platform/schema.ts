@@ -698,6 +698,12 @@ export const providerPayments = sqliteTable(
     resolvedAt: integer('resolved_at', { mode: 'timestamp' }),
     resolvedBy: text('resolved_by'),
     resolution: text('resolution'),
+    /**
+     * A random value each admin resolve writes with it: what else that resolve writes in its batch
+     * (the audit row, the shopper's "sent back" e-mail) is written only if this very request's
+     * update won, however many arrive at once (functions/payments/admin.ts).
+     */
+    resolveClaim: text('resolve_claim'),
     ...timestamps,
   },
   (t) => [

@@ -925,20 +925,18 @@ describe("the admin's payments", () => {
       expect(await waitingFor(number)).toBeUndefined();
       const migration = env.TEST_MIGRATIONS.find((m) => m.name.startsWith('0021_'));
       expect(migration?.queries.length).toBe(2);
-      const others = await env.DB.prepare('select sum(amount_paid_kobo) as n from orders where number != ?')
-        .bind(number)
-        .first<{ n: number }>();
+      // The other orders whose amount paid is the sum of their rows: not those with a payment sent
+      // back, which leaves the amount paid since 2026-11-29 (functions/payments/).
+      const OTHERS = `select sum(amount_paid_kobo) as n from orders where number != ? and not exists (select 1 from provider_payments p
+        where p.order_id = orders.id and (p.outcome = 'refund' or p.settled_kobo > 0))`;
+      const others = await env.DB.prepare(OTHERS).bind(number).first<{ n: number }>();
       for (let run = 0; run < 2; run++) await env.DB.batch(migration!.queries.map((q) => env.DB.prepare(q)));
 
       expect(await paymentsOf(number)).toEqual([{ outcome: 'paid', amount: total, refund: 0 }]);
       expect(await amountPaid(number)).toBe(total);
       expect(await waitingFor(number)).toMatchObject({ provider: 'store_account', via: 'admin', refund: total, waiting: true });
       // Every other order's amount paid is what it was: the recount is the sum each already had.
-      expect(
-        await env.DB.prepare('select sum(amount_paid_kobo) as n from orders where number != ?')
-          .bind(number)
-          .first<{ n: number }>(),
-      ).toEqual(others);
+      expect(await env.DB.prepare(OTHERS).bind(number).first<{ n: number }>()).toEqual(others);
     });
   });
 
@@ -961,6 +959,51 @@ describe("the admin's payments", () => {
     expect(await short.json()).toMatchObject({ error: { issues: [{ field: 'note' }] } });
     // Not said to be sent: the shopper is not told anything.
     expect((await emailsOf(placed.order.number)).filter((e) => /sent back/.test(e.subject))).toEqual([]);
+  });
+
+  it('a part sent back after its order expired no longer counts: the rest paid late does not revive the order', async () => {
+    const placed = await placeWithProvider();
+    const { accountNumber } = placed.order.payment!;
+    const total = placed.order.total;
+    expect((await pay(accountNumber, 3_000_000)).webhook).toMatchObject({ outcome: 'part' });
+    await makeOverdue(placed.order.number);
+    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: '*/10 * * * *' }), env);
+    expect((await orderRow(placed.order.number)).status).toBe('expired');
+    const part = (await list()).items.find((p) => p.orderNumber === placed.order.number)!;
+    expect(part).toMatchObject({ outcome: 'part', refund: 3_000_000, waiting: true });
+    const sent = await admin.browser.post(`/admin/payments/${part.id}/resolve`, {
+      note: 'Sent back by transfer',
+      refundSent: true,
+    });
+    expect(sent.status, await sent.clone().text()).toBe(200);
+    // The store holds nothing for it now.
+    expect(await amountPaid(placed.order.number)).toBe(0);
+    expect((await pay(accountNumber, total - 3_000_000)).webhook).toMatchObject({ outcome: 'refund' });
+    expect((await orderRow(placed.order.number)).status).toBe('expired');
+    // The whole total, paid late, does revive it: only that is counted.
+    expect((await pay(accountNumber, total)).webhook).toMatchObject({ outcome: 'late' });
+    expect(await amountPaid(placed.order.number)).toBe(total);
+  });
+
+  it('resolves sent at once (a double click, two tabs) e-mail the shopper and audit once', async () => {
+    const placed = await placeWithProvider();
+    await pay(placed.order.payment!.accountNumber, placed.order.total + 400_000);
+    const over = (await list()).items.find((p) => p.orderNumber === placed.order.number)!;
+    const body = { note: 'Sent back', refundSent: true };
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => admin.browser.post(`/admin/payments/${over.id}/resolve`, body)),
+    );
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    expect(answers.every((a) => a.status === 200 || a.status === 409)).toBe(true);
+    expect((await emailsOf(placed.order.number)).filter((e) => /sent back/.test(e.subject))).toHaveLength(1);
+    const { results } = await env.DB.prepare(
+      "select count(*) as n from admin_audit where entity = 'payment' and entity_id = ? and action = 'resolve'",
+    )
+      .bind(over.id)
+      .all<{ n: number }>();
+    expect(results[0]?.n).toBe(1);
+    // The excess went back: the order holds its total.
+    expect(await amountPaid(placed.order.number)).toBe(placed.order.total);
   });
 
   it('a refund marked sent tells the order’s shopper the amount, once; the admin’s note stays in the store', async () => {
