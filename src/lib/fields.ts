@@ -57,6 +57,7 @@ export function singleLineText(label: string, max: number, allowed?: { pattern: 
  */
 export const ADDRESS_CHARACTERS = /^[\p{L}\p{M}\p{Nd} ,.\-/#'’()&]*$/u;
 export const ADDRESS_MESSAGE = "Use only letters, numbers, spaces and , . - / # ' ( ) & in your address";
+export const CITY_MESSAGE = "Use only letters, numbers, spaces and , . - / # ' ( ) & in your city";
 
 /** A one-line delivery address (see ADDRESS_CHARACTERS). */
 export const addressText = (label: string, max: number) =>

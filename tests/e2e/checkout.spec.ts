@@ -504,3 +504,22 @@ test('closing the checkout opened by a click that did not focus the button (as S
   await expect(checkout(page)).toBeHidden();
   await expect(proceed).toBeFocused();
 });
+
+test('an e-mail a letter off a common mailbox is offered corrected, in one tap, before the order goes to it', async ({
+  page,
+}) => {
+  await putInCart(page, 'anker-735-charger-ganprime-65w', 'Anker 735 Charger (GaNPrime 65W)');
+  await openCart(page);
+  await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
+  await fillDetails(page, 'ngozi@gmial.com');
+  const dialog = checkout(page);
+  const offer = dialog.getByRole('status').filter({ hasText: 'Did you mean' });
+  await expect(offer).toHaveText('Did you mean ngozi@gmail.com?');
+  await offer.getByRole('button', { name: 'ngozi@gmail.com' }).click();
+  await expect(dialog.getByLabel('Email')).toHaveValue('ngozi@gmail.com');
+  await expect(dialog.getByLabel('Email')).toBeFocused();
+  await expect(offer).toHaveCount(0);
+  // An address on a mailbox of its own is left as typed.
+  await dialog.getByLabel('Email').fill('ngozi@gtbank.com');
+  await expect(dialog.getByRole('status').filter({ hasText: 'Did you mean' })).toHaveCount(0);
+});

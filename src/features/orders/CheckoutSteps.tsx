@@ -1,6 +1,7 @@
 import { CheckCircle2 } from 'lucide-react';
 import type { SubmitEventHandler } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
+import { emailSuggestion } from '../../lib/email-check.ts';
 import { formatNaira } from '../../lib/money.ts';
 import { formatLagosTime } from '../../lib/time.ts';
 import { SelectField, TextField } from '../forms/Field.tsx';
@@ -51,6 +52,35 @@ interface DetailsStepProps {
   items: readonly CartItem[];
 }
 
+/**
+ * "Did you mean ngozi@gmail.com?" under the e-mail when its domain is a slip from a common one
+ * (emailSuggestion): the order's e-mails and its lookup on /track go to that exact address. One
+ * tap puts it in; the address as typed is still accepted.
+ */
+function EmailSuggestion({ form }: { form: UseFormReturn<CustomerInput, unknown, Customer> }) {
+  const suggestion = emailSuggestion(form.watch('email') ?? '');
+  return (
+    <p className="checkout__email-suggestion" role="status">
+      {suggestion && (
+        <>
+          Did you mean{' '}
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => {
+              form.setValue('email', suggestion, { shouldValidate: true, shouldDirty: true });
+              form.setFocus('email');
+            }}
+          >
+            {suggestion}
+          </button>
+          ?
+        </>
+      )}
+    </p>
+  );
+}
+
 export function DetailsStep({ form, onSubmit, problem, holdLimit, busy, cartEmpty, earlierOrder, items }: DetailsStepProps) {
   const delivery = form.watch('delivery');
   return (
@@ -84,6 +114,7 @@ export function DetailsStep({ form, onSubmit, problem, holdLimit, busy, cartEmpt
         autoComplete="email"
         required
       />
+      <EmailSuggestion form={form} />
       <TextField
         form={form}
         name="phone"

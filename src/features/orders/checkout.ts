@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_UNITS_PER_PRODUCT } from '../cart/cart.ts';
 import { productIdSchema } from '../catalogue/product.ts';
-import { addressText, emailSchema, singleLineText } from '../../lib/fields.ts';
+import { ADDRESS_CHARACTERS, addressText, CITY_MESSAGE, emailSchema, singleLineText } from '../../lib/fields.ts';
 import type { DeliveryMethod } from './delivery.ts';
 import { NIGERIAN_STATES, normalizeNigerianPhone } from './nigeria.ts';
 
@@ -31,7 +31,8 @@ export const customerFields = {
     return phone;
   }),
   address: addressText('delivery address', 200).pipe(z.string().min(5, 'Please enter your full delivery address')),
-  city: singleLineText('city', 80),
+  // A place name, with the address's characters: no emoji, markup or links on a parcel's label either.
+  city: singleLineText('city', 80, { pattern: ADDRESS_CHARACTERS, message: CITY_MESSAGE }),
   state: z.enum(NIGERIAN_STATES, { error: 'Please choose your state' }),
 };
 

@@ -11,6 +11,7 @@ const ada: CustomerInput = { ...ADA, delivery: 'delivery' };
 
 const oneLineMessage = (label: string) => `Please write your ${label} on one line, without line breaks or hidden characters`;
 const ADDRESS_MESSAGE = "Use only letters, numbers, spaces and , . - / # ' ( ) & in your address";
+const CITY_MESSAGE = "Use only letters, numbers, spaces and , . - / # ' ( ) & in your city";
 
 /** Each [field, message] the checkout dialog shows for `input`. */
 function messages(input: unknown): [string, string][] {
@@ -79,6 +80,8 @@ describe('customerSchema text fields', () => {
       oneLineMessage('full name'),
     ],
     ['a line break in the city', { city: 'Ikeja\nLagos' }, 'city', oneLineMessage('city')],
+    ['an emoji in the city', { city: 'Ikeja 🏙️' }, 'city', CITY_MESSAGE],
+    ['markup in the city', { city: '<i>Ikeja</i>' }, 'city', CITY_MESSAGE],
     ['a control character in the name', { name: 'Ada\u0007 Obi' }, 'name', oneLineMessage('full name')],
     ['a line break in the address', { address: '12 Allen Avenue\nIkeja' }, 'address', oneLineMessage('delivery address')],
     ['markup in the address', { address: '12 Allen Avenue <b>Ikeja</b>' }, 'address', ADDRESS_MESSAGE],
