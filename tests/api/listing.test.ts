@@ -77,6 +77,10 @@ describe('the listing the Worker renders', () => {
   it('shows a bad parameter’s message and the list without it, never an error', async () => {
     const inverted = await listingHtml('?category=tvs&minPrice=500000&maxPrice=100000');
     expect(inverted.html).toContain('The max price (₦100,000) is below the min price (₦500,000)');
+    // Also above the results, in an alert: on a phone the filter panel with the price boxes is closed.
+    expect(inverted.html).toMatch(
+      /role="alert">Part of this link could not be used and was left out: (<!-- -->)?The max price \(₦100,000\) is below/,
+    );
     expect(inverted.ids).toHaveLength(Math.min(9, catalogue.filter((p) => p.category === 'tvs').length));
 
     const long = await listingHtml(`?q=${'a'.repeat(300)}`);

@@ -37,7 +37,8 @@ const COUNT_FROM = SEARCH_MAX_LENGTH - 20;
 export default function ProductBrowser({ initial: page, query, errors, priceText, categories }: Props) {
   const items = page.items;
   const searchProblem = errors.q;
-  const otherProblems = (['category', 'brand', 'sort', 'page', 'featured'] as const).flatMap((f) =>
+  // Said above the results too: the price boxes' own message is in the filter panel, closed on a phone.
+  const otherProblems = (['minPrice', 'maxPrice', 'category', 'brand', 'sort', 'page', 'featured'] as const).flatMap((f) =>
     errors[f] ? [errors[f]] : [],
   );
   // Every department with products on sale (Gaming Gear, and those an admin adds to), in menu order.
