@@ -36,8 +36,8 @@ export function variantIdFromLabel(label: string): string {
 
 const priceNairaSchema = z
   .number({ error: 'Must be a number of naira, for example 1250000 (no currency sign, no dash)' })
-  .positive()
-  .max(100_000_000)
+  .positive('Must be more than ₦0')
+  .max(100_000_000, 'At most ₦100,000,000')
   .refine(hasAtMostTwoDecimals, 'At most two decimals (kobo)');
 const stockSchema = z.number({ error: 'Must be a whole number of units in stock (0 when sold out)' }).int().min(0);
 const imageSchema = z
