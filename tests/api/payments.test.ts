@@ -101,6 +101,12 @@ const amountPaid = async (number: string) =>
 
 const countPayments = async () => (await env.DB.prepare('select count(*) as n from provider_payments').first<{ n: number }>())!.n;
 
+/** The order's hold run out, and the cron's expiry job run on it (as twelve hours later). */
+async function expire(number: string, secondsAgo?: number) {
+  await makeOverdue(number, secondsAgo);
+  await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: '*/10 * * * *' }), env);
+}
+
 let admin: { browser: Browser };
 const startedAt = Date.now();
 beforeAll(async () => {
@@ -356,8 +362,7 @@ describe('the signed webhook', () => {
 
   it('pays an expired order whose stock can be taken again, and takes it', async () => {
     const placed = await placeWithProvider(2);
-    await makeOverdue(placed.order.number);
-    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: '*/10 * * * *' }), env);
+    await expire(placed.order.number);
     expect((await orderRow(placed.order.number)).status).toBe('expired');
     const stock = await stockOf(PRODUCT);
 
@@ -369,8 +374,7 @@ describe('the signed webhook', () => {
 
   it('a payment refused for an expired order does not count towards the next: a kobo after ₦65,999.99 revives nothing', async () => {
     const placed = await placeWithProvider();
-    await makeOverdue(placed.order.number);
-    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: '*/10 * * * *' }), env);
+    await expire(placed.order.number);
     const { accountNumber } = placed.order.payment!;
     const total = placed.order.total;
     expect((await pay(accountNumber, total - 1)).webhook).toMatchObject({ outcome: 'refund' });
@@ -392,8 +396,7 @@ describe('the signed webhook', () => {
   it('two short payments landing together on an expired order: neither helps the other revive it', async () => {
     for (let round = 0; round < 3; round++) {
       const placed = await placeWithProvider();
-      await makeOverdue(placed.order.number);
-      await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: '*/10 * * * *' }), env);
+      await expire(placed.order.number);
       const { accountNumber } = placed.order.payment!;
       const answers = await Promise.all([pay(accountNumber, placed.order.total - 1), pay(accountNumber, 1)]);
       expect(answers.map((a) => a.webhook?.outcome)).toEqual(['refund', 'refund']);
@@ -407,8 +410,7 @@ describe('the signed webhook', () => {
     const { accountNumber } = placed.order.payment!;
     const total = placed.order.total;
     expect((await pay(accountNumber, 1_000_000)).webhook).toMatchObject({ outcome: 'part' });
-    await makeOverdue(placed.order.number);
-    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: '*/10 * * * *' }), env);
+    await expire(placed.order.number);
     expect((await orderRow(placed.order.number)).status).toBe('expired');
     // Short of the rest: refused, and the part stays what the order holds.
     expect((await pay(accountNumber, 500_000)).webhook).toMatchObject({ outcome: 'refund' });
@@ -420,8 +422,7 @@ describe('the signed webhook', () => {
 
   it('flags a late payment for a refund when the stock is gone, and leaves the stock alone', async () => {
     const placed = await placeWithProvider(2);
-    await makeOverdue(placed.order.number);
-    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: '*/10 * * * *' }), env);
+    await expire(placed.order.number);
     const left = await stockOf(PRODUCT);
     await setStock(PRODUCT, 1);
     try {
@@ -448,8 +449,7 @@ describe('the signed webhook', () => {
   it('flags a late payment for a refund when the price changed since the order, up or down, and sells nothing', async () => {
     for (const change of [+5_000_000, -5_000_000]) {
       const placed = await placeWithProvider();
-      await makeOverdue(placed.order.number);
-      await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: '*/10 * * * *' }), env);
+      await expire(placed.order.number);
       const ordered = placed.order.lines[0]!.unitPrice;
       const stock = await stockOf(PRODUCT);
       await setPrice(PRODUCT, ordered + change);
@@ -471,8 +471,7 @@ describe('the signed webhook', () => {
   it(`flags a payment that lands more than LATE_PAYMENT_HOURS (${readConfig(PAY_ENV).LATE_PAYMENT_HOURS}) after the order expired for a refund`, async () => {
     const hours = readConfig(PAY_ENV).LATE_PAYMENT_HOURS;
     const placed = await placeWithProvider();
-    await makeOverdue(placed.order.number, hours * 3600 + 60);
-    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: '*/10 * * * *' }), env);
+    await expire(placed.order.number, hours * 3600 + 60);
     expect((await orderRow(placed.order.number)).status).toBe('expired');
     const stock = await stockOf(PRODUCT);
     expect((await pay(placed.order.payment!.accountNumber, placed.order.total)).webhook).toMatchObject({ outcome: 'refund' });
@@ -481,8 +480,7 @@ describe('the signed webhook', () => {
 
     // Just inside the window, the same payment revives its order.
     const inTime = await placeWithProvider();
-    await makeOverdue(inTime.order.number, hours * 3600 - 300);
-    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: '*/10 * * * *' }), env);
+    await expire(inTime.order.number, hours * 3600 - 300);
     expect((await pay(inTime.order.payment!.accountNumber, inTime.order.total)).webhook).toMatchObject({ outcome: 'late' });
     expect((await orderRow(inTime.order.number)).status).toBe('paid');
   });
@@ -750,8 +748,7 @@ describe("the admin's payments", () => {
     const waitingFor = async () => (await list()).items.find((p) => p.orderNumber === placed.order.number);
     expect(await waitingFor()).toBeUndefined();
 
-    await makeOverdue(placed.order.number);
-    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: '*/10 * * * *' }), env);
+    await expire(placed.order.number);
     expect((await orderRow(placed.order.number)).status).toBe('expired');
     expect(await waitingFor()).toMatchObject({ outcome: 'part', refund: 2_000_000, waiting: true });
 
@@ -966,8 +963,7 @@ describe("the admin's payments", () => {
     const { accountNumber } = placed.order.payment!;
     const total = placed.order.total;
     expect((await pay(accountNumber, 3_000_000)).webhook).toMatchObject({ outcome: 'part' });
-    await makeOverdue(placed.order.number);
-    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: '*/10 * * * *' }), env);
+    await expire(placed.order.number);
     expect((await orderRow(placed.order.number)).status).toBe('expired');
     const part = (await list()).items.find((p) => p.orderNumber === placed.order.number)!;
     expect(part).toMatchObject({ outcome: 'part', refund: 3_000_000, waiting: true });

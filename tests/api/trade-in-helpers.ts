@@ -2,6 +2,7 @@ import { env } from 'cloudflare:workers';
 import { expect } from 'vitest';
 import type { TradeInRequestInput, TradeInView } from '../../src/features/trade-ins/trade-in.ts';
 import { ADA } from '../fixtures/shopper.ts';
+import { WORKING_DEVICE } from '../fixtures/trade-in.ts';
 import { Browser, ORIGIN } from './account-helpers.ts';
 import { PS5 } from './orders-helpers.ts';
 
@@ -21,15 +22,7 @@ export const JPEG = new Uint8Array([
 export function tradeInFields(overrides: Partial<Record<keyof TradeInRequestInput, unknown>> = {}): TradeInRequestInput {
   return {
     device: { category: 'phones', brand: 'Apple', model: 'iPhone 12', storage: '128GB' },
-    condition: {
-      turnsOn: true,
-      screenCracked: false,
-      bodyDents: false,
-      batteryHealth: 'good',
-      accountRemoved: true,
-      originalBox: false,
-      notes: 'Small scratch on the back',
-    },
+    condition: { ...WORKING_DEVICE, notes: 'Small scratch on the back' },
     want: { kind: 'cash' },
     contact: { name: ADA.name, email: `ada-${crypto.randomUUID().slice(0, 8)}@example.com`, phone: ADA.phone, state: 'Lagos' },
     ...overrides,

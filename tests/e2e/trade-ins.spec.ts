@@ -1,3 +1,4 @@
+import { WORKING_DEVICE } from '../fixtures/trade-in.ts';
 import { request as httpRequest } from 'node:http';
 import { deflateSync } from 'node:zlib';
 import { UPLOAD_BUDGET_BYTES } from '../../functions/platform/upload-budget.ts';
@@ -61,6 +62,36 @@ async function adminBrowser(browser: Browser, baseURL: string | undefined): Prom
   const page = await otherBrowser(browser, baseURL);
   await signIn(page, ADMIN.email, ADMIN.password);
   return page;
+}
+
+/**
+ * A request sent through the API as the form would (a working device, no photos), and the
+ * admin's offer for it: the reference, for the shopper's status page.
+ */
+async function offeredTradeIn(
+  page: Page,
+  browser: Browser,
+  baseURL: string | undefined,
+  request: {
+    device: Record<string, string>;
+    want: Record<string, string>;
+    contact: { name: string; email: string; phone: string; state: string };
+    offerNaira: number;
+  },
+): Promise<string> {
+  const { offerNaira, ...fields } = request;
+  const sent = await apiPost(page, '/api/trade-ins', {
+    ...fields,
+    condition: { ...WORKING_DEVICE, notes: '' },
+  });
+  expect(sent.status(), await sent.text()).toBe(201);
+  const { reference } = ((await sent.json()) as { tradeIn: { reference: string } }).tradeIn;
+  const admin = await adminBrowser(browser, baseURL);
+  const { version } = (await (await admin.request.get(`/api/admin/trade-ins/${reference}`)).json()) as { version: number };
+  const offered = await apiPost(admin, `/api/admin/trade-ins/${reference}/move`, { version, move: 'offer', offerNaira });
+  expect(offered.status(), await offered.text()).toBe(200);
+  await admin.context().close();
+  return reference;
 }
 
 async function openTradeInForm(page: Page) {
@@ -458,27 +489,12 @@ test('a swap whose order was cancelled shows that order, and the form to order t
   baseURL,
 }) => {
   const email = `again-${Date.now().toString(36)}@example.com`;
-  const sent = await apiPost(page, '/api/trade-ins', {
+  const reference = await offeredTradeIn(page, browser, baseURL, {
     device: { category: 'phones', brand: 'Apple', model: 'iPhone 12', storage: '128GB' },
-    condition: {
-      turnsOn: true,
-      screenCracked: false,
-      bodyDents: false,
-      batteryHealth: 'good',
-      accountRemoved: true,
-      originalBox: false,
-      notes: '',
-    },
     want: { kind: 'swap', productId: 'sony-playstation-5-slim', variant: PS5.variant },
     contact: { name: 'Chidi Okeke', email, phone: '0802 555 0199', state: 'Lagos' },
+    offerNaira: 300_000,
   });
-  expect(sent.status(), await sent.text()).toBe(201);
-  const { reference } = ((await sent.json()) as { tradeIn: { reference: string } }).tradeIn;
-  const admin = await adminBrowser(browser, baseURL);
-  const { version } = (await (await admin.request.get(`/api/admin/trade-ins/${reference}`)).json()) as { version: number };
-  const offered = await apiPost(admin, `/api/admin/trade-ins/${reference}/move`, { version, move: 'offer', offerNaira: 300_000 });
-  expect(offered.status(), await offered.text()).toBe(200);
-  await admin.context().close();
   const accepted = await apiPost(page, `/api/trade-ins/${reference}/respond`, { email, decision: 'accept', offer: 30_000_000 });
   expect(accepted.status(), await accepted.text()).toBe(200);
   const ordered = await apiPost(page, `/api/trade-ins/${reference}/order`, {
@@ -509,27 +525,12 @@ test('a swap whose order was cancelled shows that order, and the form to order t
 
 test('declining an offer asks once more, since it is final; the answer takes the focus', async ({ page, browser, baseURL }) => {
   const email = `decline-${Date.now().toString(36)}@example.com`;
-  const sent = await apiPost(page, '/api/trade-ins', {
+  const reference = await offeredTradeIn(page, browser, baseURL, {
     device: { category: 'laptops', brand: 'Dell', model: 'XPS 13', storage: '512GB' },
-    condition: {
-      turnsOn: true,
-      screenCracked: false,
-      bodyDents: true,
-      batteryHealth: 'fair',
-      accountRemoved: true,
-      originalBox: false,
-      notes: '',
-    },
     want: { kind: 'cash' },
     contact: { name: 'Ngozi Eze', email, phone: '0803 555 0142', state: 'Lagos' },
+    offerNaira: 150_000,
   });
-  expect(sent.status(), await sent.text()).toBe(201);
-  const { reference } = ((await sent.json()) as { tradeIn: { reference: string } }).tradeIn;
-  const admin = await adminBrowser(browser, baseURL);
-  const { version } = (await (await admin.request.get(`/api/admin/trade-ins/${reference}`)).json()) as { version: number };
-  const offered = await apiPost(admin, `/api/admin/trade-ins/${reference}/move`, { version, move: 'offer', offerNaira: 150_000 });
-  expect(offered.status(), await offered.text()).toBe(200);
-  await admin.context().close();
 
   await page.goto(`/sell-or-swap/status?ref=${reference}`);
   await islandsHydrated(page);
