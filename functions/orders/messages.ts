@@ -5,6 +5,7 @@ import { STORE } from '../../src/lib/site.ts';
 import { statusBadge, type OrderStatus } from '../../src/features/orders/order-status.ts';
 import type { OrderView } from '../../src/features/orders/order-view.ts';
 import { compose, greeting, type EmailMessage } from '../platform/email.ts';
+import { oneLine } from '../platform/text.ts';
 
 /** The order e-mails (functions/platform/email.ts makes them): the confirmation, then one per status change. */
 export type OrderEmailKind = 'order_confirmation' | 'order_refund_sent' | `order_status_${OrderStatus}`;
@@ -86,7 +87,6 @@ function statusNews(order: OrderView, status: OrderStatus): string | undefined {
  * shipped (the store's words, not the shopper's), one line each.
  */
 function shipmentNews(order: OrderView): string | undefined {
-  const oneLine = (text: string | null | undefined) => text?.replace(/[\p{C}\p{Z}]+/gu, ' ').trim() || undefined;
   const carrier = oneLine(order.shipment?.carrier);
   const note = oneLine(order.shipment?.trackingNote);
   if (!carrier && !note) return undefined;

@@ -2,6 +2,7 @@ import { asc, inArray } from 'drizzle-orm';
 import { awaitsPayment, type OrderActor, showsPaymentDetails } from '../../src/features/orders/order-status.ts';
 import type { OrderView } from '../../src/features/orders/order-view.ts';
 import type { Db } from '../platform/db.ts';
+import { oneLine } from '../platform/text.ts';
 import {
   orderEvents,
   orderLines,
@@ -72,7 +73,7 @@ function cancelReasonOf(status: OrderRow['status'], events: readonly OrderHistor
   if (status !== 'cancelled') return null;
   const cancel = events.filter((e) => e.toStatus === 'cancelled').at(-1);
   if (cancel?.actor !== 'admin') return null;
-  return cancel.note?.replace(/[\p{C}\p{Z}]+/gu, ' ').trim() || null;
+  return oneLine(cancel.note) ?? null;
 }
 
 export function toOrderView(

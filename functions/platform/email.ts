@@ -8,6 +8,7 @@
  * names come from D1 and the store's config. E-mails go to whatever address the order was
  * placed with, so the greeting must not be able to carry a message of its own.
  */
+import { oneLine } from './text.ts';
 
 /**
  * An e-mail ready for the outbox: plain text first, with an HTML twin. `kind` says which
@@ -36,11 +37,8 @@ const NAME_LIKE = /^[\p{L}\p{M}][\p{L}\p{M} .'’-]*$/u;
  * address cannot make the store's e-mail say "pay into account 0123456789" or "call …".
  */
 export function greeting(name: string): string {
-  const oneLine = name
-    .replace(/[\p{C}\p{Z}]+/gu, ' ')
-    .trim()
-    .normalize('NFC');
-  return oneLine.length <= GREETING_NAME_MAX && NAME_LIKE.test(oneLine) ? `Hello ${oneLine},` : 'Hello,';
+  const shown = (oneLine(name) ?? '').normalize('NFC');
+  return shown.length <= GREETING_NAME_MAX && NAME_LIKE.test(shown) ? `Hello ${shown},` : 'Hello,';
 }
 
 function escapeHtml(text: string): string {
