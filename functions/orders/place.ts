@@ -137,7 +137,8 @@ async function place(
   const creditAmount = credit?.amount ?? 0;
   // An offer is below the product's price when it is made (functions/trade-ins/move.ts); a price
   // lowered since to the credit or below would leave nothing to pay, or money owed to the shopper.
-  if (credit && quote.total - creditAmount <= 0) {
+  // The product's price, not the total: credit above the price must not quietly pay the delivery fee.
+  if (credit && quote.subtotal - creditAmount <= 0) {
     throw new ApiError(
       409,
       'price_below_credit',

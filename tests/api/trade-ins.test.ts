@@ -763,21 +763,25 @@ describe('an accepted swap becomes an order', () => {
     }
   });
 
-  it('the product repriced to the credit or below since the offer: 409 price_below_credit, and no order (not one for ₦0)', async () => {
+  it('the product repriced to the credit or below since the offer: 409 price_below_credit, and no order (not one for ₦0, nor the credit paying the delivery fee)', async () => {
     const { reference, email } = await acceptedSwap();
     const before = await rowCounts();
     try {
-      for (const price of [30_000_000, 29_000_000]) {
+      // The credit is ₦300,000. At ₦290,000 even the total with delivery (₦1,500) is below it; at
+      // ₦299,000 the credit would pay all but ₦500 of the delivery fee. Each is refused all the same.
+      for (const price of [30_000_000, 29_000_000, 29_900_000]) {
         await setPrice(PS5.id, price, PS5.variant);
-        const refused = await shopper().post(`/trade-ins/${reference}/order`, {
-          email,
-          idempotencyKey: newKey(),
-          customer: { ...details(email), delivery: 'pickup' },
-        });
-        expect(await refusal(refused, 409)).toMatchObject({
-          code: 'price_below_credit',
-          message: expect.stringContaining('Please contact us'),
-        });
+        for (const delivery of ['pickup', 'delivery'] as const) {
+          const refused = await shopper().post(`/trade-ins/${reference}/order`, {
+            email,
+            idempotencyKey: newKey(),
+            customer: { ...details(email), delivery },
+          });
+          expect(await refusal(refused, 409)).toMatchObject({
+            code: 'price_below_credit',
+            message: expect.stringContaining('Please contact us'),
+          });
+        }
       }
       expect(await rowCounts()).toEqual(before);
     } finally {
