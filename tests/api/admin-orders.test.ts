@@ -487,6 +487,22 @@ describe('POST /api/admin/orders/:number/…', () => {
     });
   });
 
+  it('refuses an amount received with a fraction of a kobo (it would be rounded to another amount), changing nothing', async () => {
+    const placed = await orderFor('sub-kobo');
+    const { version } = await detail(placed.order.number);
+    const response = await move(placed.order.number, 'confirm-payment', {
+      version,
+      amountReceivedNaira: naira(placed.order.total) - 0.001,
+      bankReference: 'SUBKOBO-001',
+    });
+    expect(response.status).toBe(400);
+    expect((await response.json<ErrorJson>()).error.issues).toEqual([
+      expect.objectContaining({ field: 'amountReceivedNaira', message: 'At most two decimals (kobo)' }),
+    ]);
+    expect((await orderRow(placed.order.number)).status).toBe('awaiting_payment');
+    expect(await auditRows(placed.order.number)).toEqual([]);
+  });
+
   it("refuses an amount below the order's total with 400 naming amountReceivedNaira and the total, changing nothing", async () => {
     const placed = await orderFor('short');
     const { version } = await detail(placed.order.number);

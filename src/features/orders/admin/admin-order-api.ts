@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from '../../../lib/api-contract.ts';
+import { hasAtMostTwoDecimals } from '../../../lib/money.ts';
 import { auditEntrySchema, count, instant, kobo, page, paging, search, version } from '../../admin/admin-contract.ts';
 import { DELIVERY_METHODS } from '../delivery.ts';
 import { ORDER_ACTORS, ORDER_STATUSES } from '../order-status.ts';
@@ -93,7 +94,8 @@ export type AdminOrderDetail = z.infer<typeof adminOrderDetailSchema>;
 const nairaAmount = z
   .number({ error: 'Must be the amount received, in naira (for example 1250000)' })
   .positive('Must be more than 0')
-  .max(1_000_000_000);
+  .max(1_000_000_000)
+  .refine(hasAtMostTwoDecimals, 'At most two decimals (kobo)');
 
 export const confirmPaymentSchema = z.object({
   version,
