@@ -6,6 +6,7 @@ import { PENDING_CART_COOKIE, decodePendingCart, readCookie } from '../../src/fe
 import { addToPendingCart, readPendingCart } from '../../src/features/cart/pending-cart.server.ts';
 import ProductBrowser from '../../src/features/catalogue/ProductBrowser.tsx';
 import { loadListing } from '../../src/features/catalogue/listing.server.ts';
+import { SEARCH_NO_WORDS } from '../../src/features/catalogue/search.ts';
 import { catalogue } from './catalogue.ts';
 
 /**
@@ -86,6 +87,11 @@ describe('the listing the Worker renders', () => {
     const long = await listingHtml(`?q=${'a'.repeat(300)}`);
     expect(long.html).toContain('Search text is limited to 100 characters');
     expect(long.ids).toHaveLength(9);
+
+    // Text with no words would match every product: it is named, and the listing is the whole catalogue.
+    const noWords = await listingHtml(`?q=${encodeURIComponent('😀 !!')}`);
+    expect(noWords.html).toContain(SEARCH_NO_WORDS);
+    expect(noWords.listing.errors.q).toBe(SEARCH_NO_WORDS);
 
     const unknown = await listingHtml('?category=drinks&sort=cheapest&page=-1');
     expect(unknown.html).toMatch(/Part of this link could not be used/);

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { catalogue } from './catalogue.ts';
 import { forShoppers, type Product, SHOPPER_STOCK_CAP } from '../../src/features/catalogue/product.ts';
 import { api, type ErrorJson } from './client.ts';
+import { SEARCH_NO_WORDS } from '../../src/features/catalogue/search.ts';
 
 /**
  * The expected answers are worked out here from the catalogue data files (the loader the
@@ -156,6 +157,13 @@ describe('GET /api/products', () => {
       expect(ids(found)).toEqual(ids(expected));
     },
   );
+
+  it.each(['😀', '!!!', '🤷‍♀️ ...'])('refuses search text %j with no letters or numbers, naming q', async (q) => {
+    const response = await api(`/products?q=${encodeURIComponent(q)}`);
+    expect(response.status).toBe(400);
+    const { error } = await response.json<ErrorJson>();
+    expect(error.issues).toContainEqual(expect.objectContaining({ field: 'q', message: SEARCH_NO_WORDS }));
+  });
 
   it('finds nothing for text no product has, as an empty first page', async () => {
     expect(await page('?q=zzqx-nothing')).toEqual({

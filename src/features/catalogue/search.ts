@@ -64,6 +64,9 @@ export function defaultSort(q: string): SortId {
 /** The longest search text the API takes (a longer one is a 400 naming `q`); the search box says so. */
 export const SEARCH_MAX_LENGTH = 100;
 
+/** What a search with no letters or numbers is told (its text alone would match everything). */
+export const SEARCH_NO_WORDS = 'Search with letters or numbers: a product, a brand or a model';
+
 /**
  * A whole number of naira. Separators and the naira sign are allowed ("1,500,000", "₦ 150 000"):
  * the listing's price boxes show amounts that way and, without JavaScript, submit them as shown.
@@ -79,7 +82,13 @@ const nairaParam = z.preprocess(
 
 export const productQuerySchema = z
   .object({
-    q: z.string().trim().max(SEARCH_MAX_LENGTH, `Search text is limited to ${SEARCH_MAX_LENGTH} characters`).default(''),
+    q: z
+      .string()
+      .trim()
+      .max(SEARCH_MAX_LENGTH, `Search text is limited to ${SEARCH_MAX_LENGTH} characters`)
+      // Text with no words ("😀", "!!!") would otherwise match every product, as an empty search does.
+      .refine((q) => q === '' || searchTerms(q).length > 0, SEARCH_NO_WORDS)
+      .default(''),
     category: z
       .array(z.enum(CATEGORY_IDS, { error: 'Unknown category' }))
       .max(20)
