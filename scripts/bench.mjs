@@ -15,6 +15,7 @@
  *   BENCH_PARTS=scale npm run bench   (only some parts: lighthouse, slow, load, writes, scale; all by default)
  *   BENCH_PAGES=cart,login npm run bench   (only some pages, by name: home, products, product, cart, track, login, sell-or-swap, about)
  *   BENCH_D1_DIR=.wrangler/bench-pwa npm run bench   (the Lighthouse/load run's own D1, so two benches can run side by side)
+ *   BENCH_CPU_SLOWDOWN=10 npm run bench   (Lighthouse's simulated CPU slowdown; 4 by default, see suggestedSlowdown() in bench/pages.mjs)
  *
  * Exit code 1 when a target is missed (or the run fails), 0 otherwise.
  */

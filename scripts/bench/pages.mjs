@@ -81,6 +81,30 @@ const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
  * On a shared machine a single run can be far off either way; the median of 3 is the honest figure.
  */
 const PICK = process.env.BENCH_PICK === 'best' ? 'best' : 'median';
+/**
+ * Lighthouse's CPU slowdown for its simulated phone. The budgets are set with its default, 4×,
+ * which stands for a mid-tier phone when the host is a high-end desktop (a benchmarkIndex of
+ * 1,500–2,000). On a faster host 4× is a faster phone, on a slower one a slower phone: the bench
+ * prints the host's benchmarkIndex and the slowdown Lighthouse's calculator suggests for it
+ * (suggestedSlowdown()), and BENCH_CPU_SLOWDOWN runs the pages with that one instead.
+ */
+const DEFAULT_CPU_SLOWDOWN = 4;
+const CPU_SLOWDOWN = Number(process.env.BENCH_CPU_SLOWDOWN ?? DEFAULT_CPU_SLOWDOWN);
+if (!(CPU_SLOWDOWN >= 1 && CPU_SLOWDOWN <= 30)) throw new Error('BENCH_CPU_SLOWDOWN must be a number from 1 to 30');
+
+/**
+ * The CPU slowdown that makes Lighthouse's simulated phone a mid-tier one on a host with this
+ * benchmarkIndex: the piecewise line of Lighthouse's CPU throttling calculator (linked from its
+ * docs/throttling.md, "Calibrating the CPU slowdown"): 150 → 1×, 800 → 2×, 1,300 → 3×, and one
+ * more for each 233 past 1,300. Null below 150, which it calls too slow to emulate the phone.
+ */
+export function suggestedSlowdown(benchmarkIndex) {
+  if (!(benchmarkIndex >= 150)) return null;
+  if (benchmarkIndex >= 1300) return 3 + (benchmarkIndex - 1300) / 233;
+  if (benchmarkIndex >= 800) return 2 + (benchmarkIndex - 800) / 500;
+  return 1 + (benchmarkIndex - 150) / 650;
+}
+
 /** Only these pages (by name), when set. */
 const ONLY_PAGES = process.env.BENCH_PAGES ? new Set(process.env.BENCH_PAGES.split(',').map((p) => p.trim())) : null;
 /**
@@ -239,7 +263,8 @@ function summarise(lhr) {
  * again, up to twice; any other error stops the bench.
  */
 async function lighthouseRun(url, port, onlyCategories) {
-  const run = () => lighthouse(url, { port, logLevel: 'error', output: 'json', onlyCategories });
+  const throttling = CPU_SLOWDOWN === DEFAULT_CPU_SLOWDOWN ? undefined : { cpuSlowdownMultiplier: CPU_SLOWDOWN };
+  const run = () => lighthouse(url, { port, logLevel: 'error', output: 'json', onlyCategories, throttling });
   let result = await run();
   for (let retry = 0; retry < 2 && result?.lhr.runtimeError?.code === 'NO_NAVSTART'; retry++) {
     process.stderr.write(`lighthouse ${url}: NO_NAVSTART, running it again\n`);
@@ -300,6 +325,7 @@ async function measure(page, origin, port) {
       lcpElement: r.summary.lcpElement?.selector ?? null,
       jsBytes: r.summary.jsBytes,
       documentBytes: r.summary.documentBytes,
+      benchmarkIndex: r.summary.benchmarkIndex,
     })),
     diagnostics,
   };
@@ -418,7 +444,7 @@ function printTable(results) {
   const line = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
   console.log();
   console.log(
-    `Lighthouse ${results[0]?.lighthouseVersion ?? ''} mobile, simulated throttling, ${PICK === 'best' ? 'best performance run' : 'each figure the median'} of ${RUNS}`,
+    `Lighthouse ${results[0]?.lighthouseVersion ?? ''} mobile, simulated throttling (CPU ${CPU_SLOWDOWN}× slower), ${PICK === 'best' ? 'best performance run' : 'each figure the median'} of ${RUNS}`,
   );
   console.log(line(header));
   console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
@@ -570,7 +596,26 @@ function medianTbt(runs) {
 export function printPages(results, floor = null) {
   printTable(results);
   if (floor) printFloor(floor);
+  printHost(results);
   printMisses(results, floor);
+}
+
+/** The host's CPU as Lighthouse measured it (each run's benchmarkIndex), and what that means for the simulated phone. */
+function printHost(results) {
+  const indexes = results
+    .flatMap((r) => r.runs.map((run) => run.benchmarkIndex))
+    .filter((n) => n != null)
+    .sort((a, b) => a - b);
+  if (!indexes.length) return;
+  const median = indexes[Math.floor((indexes.length - 1) / 2)];
+  const suggested = suggestedSlowdown(median);
+  console.log(
+    `\nHost CPU: Lighthouse benchmarkIndex ${Math.round(median)} (median of ${indexes.length} runs, ${Math.round(indexes[0])}–${Math.round(indexes.at(-1))}). ` +
+      `These figures simulate a CPU ${CPU_SLOWDOWN}× slower${CPU_SLOWDOWN === DEFAULT_CPU_SLOWDOWN ? " (Lighthouse's default, the budgets' setting)" : ' (BENCH_CPU_SLOWDOWN)'}; ` +
+      (suggested == null
+        ? 'Lighthouse calls a host this slow too slow to emulate a mid-tier phone.'
+        : `for a mid-tier phone on this host Lighthouse's calculator suggests ${suggested.toFixed(1)}× (BENCH_CPU_SLOWDOWN=${suggested.toFixed(1)}).`),
+  );
 }
 
 function printFloor(floor) {
@@ -595,6 +640,7 @@ function printFloor(floor) {
 export const PAGE_SETTINGS = {
   formFactor: 'mobile',
   throttlingMethod: 'simulate',
+  cpuSlowdownMultiplier: CPU_SLOWDOWN,
   runsPerPage: RUNS,
   pick:
     PICK === 'best'
