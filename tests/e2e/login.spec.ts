@@ -449,6 +449,29 @@ test('a form shown again starts empty, its passwords hidden, with the e-mail typ
   await expect(form.getByLabel('Email', { exact: true })).toHaveValue(/^again\./);
 });
 
+test('an e-mail a letter off a common mailbox is offered corrected, in one tap, on every form', async ({ page }) => {
+  await openLogin(page);
+  const form = main(page);
+  const offer = form.getByRole('status').filter({ hasText: 'Did you mean' });
+  await form.getByRole('button', { name: 'Create an account' }).click();
+  await form.getByLabel('Email', { exact: true }).fill('ngozi@gmial.com');
+  await expect(offer).toHaveText('Did you mean ngozi@gmail.com?');
+  await offer.getByRole('button', { name: 'ngozi@gmail.com' }).click();
+  await expect(form.getByLabel('Email', { exact: true })).toHaveValue('ngozi@gmail.com');
+  await expect(form.getByLabel('Email', { exact: true })).toBeFocused();
+  await expect(offer).toHaveCount(0);
+  // A slip typed on the sign-in form is offered there, and again on the form the address is carried to.
+  await form.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await form.getByLabel('Email', { exact: true }).fill('ada@yahoo.con');
+  await expect(offer).toHaveText('Did you mean ada@yahoo.com?');
+  await form.getByRole('button', { name: 'Create an account' }).click();
+  await expect(form.getByLabel('Email', { exact: true })).toHaveValue('ada@yahoo.con');
+  await expect(offer).toHaveText('Did you mean ada@yahoo.com?');
+  // An address on a mailbox of its own is left as typed.
+  await form.getByLabel('Email', { exact: true }).fill('ada@gtbank.com');
+  await expect(offer).toHaveCount(0);
+});
+
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 

@@ -135,6 +135,20 @@ async function fillSwapRequest(page: Page, email: string) {
   await form.getByLabel('State').selectOption('Lagos');
 }
 
+test('an e-mail a letter off a common mailbox is offered corrected, in one tap: the offer is e-mailed there', async ({
+  page,
+}) => {
+  await openTradeInForm(page);
+  const form = page.getByRole('form', { name: 'Your trade-in request' });
+  const offer = form.getByRole('status').filter({ hasText: 'Did you mean' });
+  await form.getByLabel('Email').fill('chidi@hotmial.com');
+  await expect(offer).toHaveText('Did you mean chidi@hotmail.com?');
+  await offer.getByRole('button', { name: 'chidi@hotmail.com' }).click();
+  await expect(form.getByLabel('Email')).toHaveValue('chidi@hotmail.com');
+  await expect(form.getByLabel('Email')).toBeFocused();
+  await expect(offer).toHaveCount(0);
+});
+
 test('a guest swaps a phone: request with a photo, the admin’s offer, accepted on the status page, ordered, paid, completed', async ({
   page,
   browser,

@@ -1,5 +1,6 @@
 import { ApiRequestError, callApi } from '../../lib/api-client.browser.ts';
 import { showFieldMessage } from '../forms/field-messages.browser.ts';
+import { offerEmailSuggestion } from '../forms/email-suggestion.browser.ts';
 import {
   checkLoginForm,
   isLoginMode,
@@ -184,7 +185,10 @@ function login(root: HTMLElement) {
     banners.clear();
     if (notice) banners.note(notice);
     const emailField = input('email');
-    if (emailField) emailField.value = email;
+    if (emailField) {
+      emailField.value = email;
+      offerEmailSuggestion(emailField);
+    }
     showFieldMessages({});
     markRules(false);
     showWorking(false);
@@ -355,6 +359,8 @@ function login(root: HTMLElement) {
   void loadSession();
   // The page's first form can be sent now.
   email = input('email')?.value ?? '';
+  const firstEmail = input('email');
+  if (firstEmail) offerEmailSuggestion(firstEmail);
   showWorking(false);
   // The accounts API's contract, as soon as the shopper turns to the form (not with the page).
   const prepare = () => void loadLoginModules().catch(() => undefined);

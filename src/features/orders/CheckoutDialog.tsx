@@ -5,6 +5,7 @@ import { DetailsStep, PaidStep, PaymentStep, SuccessStep } from './CheckoutSteps
 import type { PlacedOrder } from './order-view.ts';
 import { useCheckout } from './use-checkout.browser.ts';
 import './CheckoutDialog.css';
+import '../forms/email-suggestion.css';
 
 interface Props {
   open: boolean;

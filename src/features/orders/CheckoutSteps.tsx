@@ -60,7 +60,7 @@ interface DetailsStepProps {
 function EmailSuggestion({ form }: { form: UseFormReturn<CustomerInput, unknown, Customer> }) {
   const suggestion = emailSuggestion(form.watch('email') ?? '');
   return (
-    <p className="checkout__email-suggestion" role="status">
+    <p className="email-suggestion" role="status">
       {suggestion && (
         <>
           Did you mean{' '}

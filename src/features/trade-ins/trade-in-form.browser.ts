@@ -2,6 +2,7 @@ import { ApiRequestError } from '../../lib/api-client.browser.ts';
 import { formatNaira } from '../../lib/money.ts';
 import { loadSession } from '../account/session.browser.ts';
 import type { Product } from '../catalogue/product.ts';
+import { offerEmailSuggestion } from '../forms/email-suggestion.browser.ts';
 import { showFieldMessage } from '../forms/field-messages.browser.ts';
 import { formatNigerianPhone } from '../orders/nigeria.ts';
 import { isOffline } from '../pwa/connection.browser.ts';
@@ -577,6 +578,8 @@ function tradeInForm(form: HTMLFormElement) {
   form.addEventListener('pointerdown', prepare, { once: true });
 
   showPicker();
+  const email = form.querySelector('input[name="contact.email"]');
+  if (email instanceof HTMLInputElement) offerEmailSuggestion(email);
   fieldset.disabled = false;
   void fillFromProfile().catch(() => undefined);
   form.dataset.ready = '';
