@@ -7,7 +7,7 @@ import { allowEmailTo } from '../platform/rate-limit.ts';
 import { users } from '../platform/schema.ts';
 import { clearSignInFailures } from './credentials.ts';
 import { trustDevice } from './device.ts';
-import { consumeLink, firstProofStatements, invalidToken, resetLinkStatements } from './links.ts';
+import { consumeLink, firstProofStatements, invalidToken, peekLink, resetLinkStatements } from './links.ts';
 import { passwordResetEmail } from './messages.ts';
 import { hashPassword } from './password.ts';
 import { clearSessionCookie, endSessionsStatement } from './session.ts';
@@ -23,6 +23,11 @@ export async function sendPasswordReset(db: Db, config: Config, email: string): 
   await db.batch(
     await resetLinkStatements(db, config.SITE_URL, eq(users.email, email), (link) => passwordResetEmail(email, null, link)),
   );
+}
+
+/** Whether a reset link still works, without using it (the page asks as it opens): 400 `invalid_token` when not. */
+export async function checkResetLink(db: Db, token: string): Promise<void> {
+  if (!(await peekLink(db, 'reset', token))) throw invalidToken();
 }
 
 /**

@@ -13,7 +13,7 @@ import { googleAvailable } from './auth-config.ts';
 import { resendVerification, verifyEmailAddress } from './email-verification.ts';
 import { userOrder, userOrders, userTransactions } from './orders.ts';
 import { changePassword } from './password-change.ts';
-import { resetPassword, sendPasswordReset } from './password-reset.ts';
+import { checkResetLink, resetPassword, sendPasswordReset } from './password-reset.ts';
 import { paymentMethods } from './payment-methods.ts';
 import { loadProfile, updateProfile } from './profile.ts';
 import { reviewableProducts, saveReview, userReviews } from './reviews.ts';
@@ -106,6 +106,10 @@ export const accountRoute = createRouter()
       return reply(c, accountApi.forgotPassword, { message: FORGOT_MESSAGE }, 202, PRIVATE);
     },
   )
+  .post(at(ACCOUNT_BASE, accountApi.checkResetLink), sameOrigin, validate('json', accountApi.checkResetLink.body), async (c) => {
+    await checkResetLink(c.var.db, c.req.valid('json').token);
+    return reply(c, accountApi.checkResetLink, { message: 'Choose your new password.' }, 200, PRIVATE);
+  })
   .post(at(ACCOUNT_BASE, accountApi.resetPassword), sameOrigin, validate('json', accountApi.resetPassword.body), async (c) => {
     const { token, password } = c.req.valid('json');
     await resetPassword(c, token, password);

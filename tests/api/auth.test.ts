@@ -300,11 +300,18 @@ describe('verify and reset links', () => {
     expect(await unknown.json()).toEqual(await forgot.json());
 
     const token = await linkToken(email, 'reset');
+    // The page asks whether the link works as it opens; asking does not use it.
+    const check = () => new Browser().post('/account/reset-password/check', { token });
+    expect((await check()).status).toBe(200);
+    expect((await check()).status).toBe(200);
     const weak = await new Browser().post('/account/reset-password', { token, password: 'password1' });
     expect(weak.status).toBe(400);
     const reset = await new Browser().post('/account/reset-password', { token, password: 'a fresh passphrase' });
     expect(reset.status).toBe(200);
     expect((await new Browser().post('/account/reset-password', { token, password: 'another passphrase' })).status).toBe(400);
+    const usedCheck = await check();
+    expect(usedCheck.status).toBe(400);
+    expect((await usedCheck.json<ErrorJson>()).error.code).toBe('invalid_token');
     expect((await browser.session()).user).toBeNull(); // the old session ended
     expect((await new Browser().post('/account/sign-in', { email, password: PASSWORD })).status).toBe(401);
     expect((await new Browser().post('/account/sign-in', { email, password: 'a fresh passphrase' })).status).toBe(200);
@@ -320,6 +327,8 @@ describe('verify and reset links', () => {
     expect((await new Browser().post('/account/reset-password', { token: older, password: 'a fresh passphrase' })).status).toBe(
       400,
     );
+    expect((await new Browser().post('/account/reset-password/check', { token: older })).status).toBe(400);
+    expect((await new Browser().post('/account/reset-password/check', { token: newer })).status).toBe(200);
     const row = await env.DB.prepare(
       "select expires from verification_tokens where identifier like 'reset:%' order by expires desc",
     ).first<{ expires: number }>();
@@ -328,9 +337,22 @@ describe('verify and reset links', () => {
     await env.DB.prepare("update verification_tokens set expires = ? where identifier like 'reset:%'")
       .bind(Date.now() - 1000)
       .run();
+    expect((await new Browser().post('/account/reset-password/check', { token: newer })).status).toBe(400);
     expect((await new Browser().post('/account/reset-password', { token: newer, password: 'a fresh passphrase' })).status).toBe(
       400,
     );
+  });
+
+  it('a verify link is no reset link, and a malformed one is named: the check refuses both', async () => {
+    const email = newEmail();
+    await signedInUser(new Browser(), email);
+    const verify = await linkToken(email, 'verify');
+    const asReset = await new Browser().post('/account/reset-password/check', { token: verify });
+    expect(asReset.status).toBe(400);
+    expect((await asReset.json<ErrorJson>()).error.code).toBe('invalid_token');
+    const malformed = await new Browser().post('/account/reset-password/check', { token: 'short' });
+    expect(malformed.status).toBe(400);
+    expect((await malformed.json<ErrorJson>()).error.issues?.map((i) => i.field)).toEqual(['token']);
   });
 });
 

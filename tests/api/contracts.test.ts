@@ -264,12 +264,11 @@ describe('API contracts', () => {
     await answer(accountApi.endSession, await browser.post(fillPath(accountApi.endSession.path, { id: elsewhere!.id }).slice(4)));
     await answer(accountApi.signOutAll, await browser.post('/account/sign-out-all'));
     await answer(accountApi.forgotPassword, await browser.post('/account/forgot-password', { email }), 202);
+    const resetToken = await linkToken(email, 'reset');
+    await answer(accountApi.checkResetLink, await browser.post('/account/reset-password/check', { token: resetToken }));
     await answer(
       accountApi.resetPassword,
-      await browser.post('/account/reset-password', {
-        token: await linkToken(email, 'reset'),
-        password: 'contract passphrase 3',
-      }),
+      await browser.post('/account/reset-password', { token: resetToken, password: 'contract passphrase 3' }),
     );
     await answer(accountApi.signOut, await browser.post('/account/sign-out'));
   });

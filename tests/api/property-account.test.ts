@@ -39,6 +39,7 @@ describe('hostile requests to the accounts API', () => {
       accountApi.verifyEmail,
       accountApi.resendVerification,
       accountApi.forgotPassword,
+      accountApi.checkResetLink,
       accountApi.resetPassword,
       accountApi.updateProfile,
       accountApi.changePassword,
@@ -125,6 +126,13 @@ describe('hostile requests to the accounts API', () => {
   it('POST /api/account/forgot-password', async () => {
     const { email } = await customerBrowser();
     await everyAnswerHolds(accountApi.forgotPassword, guest, () => ({ body: { email } }), 25);
+  });
+
+  it('POST /api/account/reset-password/check', async () => {
+    const { email } = await customerBrowser();
+    expect((await guest().post('/account/forgot-password', { email })).status).toBe(202);
+    const token = await linkToken(email, 'reset');
+    await everyAnswerHolds(accountApi.checkResetLink, guest, () => ({ body: { token } }), 20);
   });
 
   it('POST /api/account/reset-password', async () => {

@@ -240,8 +240,30 @@ test('forgot password: the e-mailed link sets a new password; the old one no lon
   await main(page).getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(page).toHaveURL(/\/profile$/);
 
-  // The link worked once.
+  // The link worked once: opened again, it says so at once and offers the form for a new one.
   await page.goto(linkFromOutbox(db, email, 'reset'));
+  await expect(main(page).getByRole('heading', { level: 1 })).toHaveText('Forgot your password?');
+  await expect(alertBanner(page)).toHaveText(
+    'This reset link has expired or was already used. Enter your e-mail and we will send you a new one.',
+  );
+  await expect(main(page).getByRole('button', { name: 'Send Reset Link' })).toBeEnabled();
+});
+
+test('a reset link used up while its form was open is refused on submit, and says so', async ({ page, request, baseURL, db }) => {
+  const email = freshEmail('twotabs');
+  await createAccount(request, baseURL, email);
+  const origin = { origin: baseURL ?? '' };
+  expect((await request.post('/api/account/forgot-password', { data: { email }, headers: origin })).status()).toBe(202);
+  const link = linkFromOutbox(db, email, 'reset');
+  await page.goto(link);
+  await expect(main(page).getByRole('heading', { level: 1 })).toHaveText('Choose a new password');
+  // Used in another tab meanwhile.
+  const token = new URL(link, baseURL).searchParams.get('reset');
+  const used = await request.post('/api/account/reset-password', {
+    data: { token, password: 'Other-Tab-Pass-1' },
+    headers: origin,
+  });
+  expect(used.status()).toBe(200);
   await main(page).getByLabel('New password', { exact: true }).fill('Another-Good-One-7');
   await main(page).getByLabel('Confirm new password', { exact: true }).fill('Another-Good-One-7');
   await main(page).getByRole('button', { name: 'Set New Password' }).click();

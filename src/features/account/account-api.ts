@@ -87,6 +87,7 @@ export type VerifyEmailRequest = z.input<typeof verifyEmailSchema>;
 /** The error code of a verify link opened without proof of who signed up: ask for the password or a new one. */
 export const PASSWORD_REQUIRED = 'password_required';
 export const resetPasswordSchema = z.object({ token: linkTokenSchema, password: newPasswordSchema });
+export const linkOnlySchema = z.object({ token: linkTokenSchema });
 export const changePasswordSchema = z.object({ currentPassword: currentPasswordSchema, newPassword: newPasswordSchema });
 
 export const notificationPrefsSchema = z.object({
@@ -263,6 +264,16 @@ export const accountApi = {
     method: 'POST',
     path: '/api/account/forgot-password',
     body: emailOnlySchema,
+    response: messageSchema,
+  }),
+  /**
+   * Whether the token from `/login?reset=<token>` still works, without using it: the page asks
+   * when it opens, so a used or expired link says so before a new password is typed. 400 `invalid_token`.
+   */
+  checkResetLink: endpoint({
+    method: 'POST',
+    path: '/api/account/reset-password/check',
+    body: linkOnlySchema,
     response: messageSchema,
   }),
   /** The token from `/login?reset=<token>` and a new password: ends every session; then sign in. 400 `invalid_token`. */

@@ -39,6 +39,7 @@ const PASSWORD_REQUIRED = 'password_required';
 
 const NETWORK_FAILED = 'Network error. Please try again.';
 const GOOGLE_FAILED = 'Google sign-in could not start. Please try again.';
+const RESET_LINK_DEAD = 'This reset link has expired or was already used. Enter your e-mail and we will send you a new one.';
 const SIGN_UP_EXISTING =
   'We have sent a message to that address. If it already had an account, sign in with its password, or choose "Forgot password?".';
 
@@ -272,6 +273,25 @@ function login(root: HTMLElement) {
     }
   }
 
+  /**
+   * A reset link is asked about as it opens: a used or expired one says so at once and offers
+   * the form that sends a new one, rather than after a new password was chosen twice.
+   */
+  async function checkResetLink(token: string) {
+    try {
+      const { accountApi } = await loadLoginModules();
+      await callApi(accountApi.checkResetLink, { body: { token } });
+    } catch (error) {
+      // Only a link known to be dead sends the shopper on; offline or a server error, the form stays.
+      const dead =
+        error instanceof ApiRequestError &&
+        (error.code === 'invalid_token' || error.issues.some((issue) => issue.field === 'token'));
+      if (!dead || mode !== 'reset') return;
+      switchTo('forgot', '', false);
+      banners.fail(RESET_LINK_DEAD);
+    }
+  }
+
   /** A verify link: confirmed at once in the browser that signed up, else the password chosen then (or a new one) proves it. */
   async function confirmEmail(token: string) {
     banners.note('Confirming your e-mail address…');
@@ -378,6 +398,7 @@ function login(root: HTMLElement) {
   if (reset !== null) {
     resetToken = reset;
     switchTo('reset', '', false);
+    void checkResetLink(reset);
   } else if (verify !== null) {
     void confirmEmail(verify);
   }
