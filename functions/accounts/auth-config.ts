@@ -14,10 +14,20 @@ import type { AppEnv } from '../platform/app.ts';
 import { describeError } from '../platform/errors.ts';
 import { checkPassword } from './credentials.ts';
 import { googleStandin } from './google-standin.ts';
-import { endSession, SESSION_MAX_AGE_SECONDS, sessionIsCurrent, type SessionClaims, startSession } from './session.ts';
+import {
+  endSession,
+  SESSION_MAX_AGE_SECONDS,
+  sessionIsCurrent,
+  type SessionClaims,
+  sessionUser,
+  startSession,
+} from './session.ts';
 
 /** Where Google sign-in lands when Google does not vouch for the address (src/features/account/login-forms.ts words it). */
 export const GOOGLE_EMAIL_NOT_VERIFIED = '/login?error=GoogleEmailNotVerified';
+
+/** Where Google sign-in lands when someone signed in with another address tries to link it (login-forms.ts words it). */
+export const GOOGLE_OTHER_ADDRESS = '/login?error=GoogleOtherAddress';
 
 /** Where Auth.js lives inside the API (stack notes: without basePath every call is 400 UnknownAction). */
 export const AUTH_BASE_PATH = '/api/auth';
@@ -32,8 +42,18 @@ export function googleAvailable(config: Config): boolean {
   return config.AUTH_GOOGLE_STANDIN || Boolean(config.AUTH_GOOGLE_ID && config.AUTH_GOOGLE_SECRET);
 }
 
-/** The user as Auth.js's credentials callback hands it on. */
-const authUser = (user: UserRow) => ({ id: user.id, name: user.name, email: user.email, image: user.image });
+/**
+ * The user as Auth.js's credentials callback hands it on, with the session version read with the
+ * password hash that was checked: the session starts at that version (the `jwt` callback), so a
+ * reset or claim landing while the password was being checked leaves it dead.
+ */
+const authUser = (user: UserRow) => ({
+  id: user.id,
+  name: user.name,
+  email: user.email,
+  image: user.image,
+  checkedVersion: user.sessionVersion,
+});
 
 /**
  * The Auth.js configuration, built per request from the Worker's env and D1 (not at module
@@ -120,6 +140,11 @@ export function authConfig<E extends AppEnv>(c: Context<E>, { checkedUser }: { c
         const email = String(profile.email ?? '')
           .trim()
           .toLowerCase();
+        // Signed in already, Auth.js would link this Google identity to that account: only to
+        // an account of the address Google vouches for, or an attacker signed in to an account
+        // made in someone else's name could keep a way in through their own Google account.
+        const signedIn = await sessionUser(c);
+        if (signedIn && signedIn.email !== email) return GOOGLE_OTHER_ADDRESS;
         const [existing] = await db.select().from(users).where(eq(users.email, email));
         if (existing && existing.emailVerified === null) {
           // Google is the address's first proof: whatever was set up before it (a password
@@ -132,10 +157,13 @@ export function authConfig<E extends AppEnv>(c: Context<E>, { checkedUser }: { c
       },
       async jwt({ token, user }) {
         if (user) {
-          // Sign-in (a password, or Google): a new session row, at the user's version now.
+          // Sign-in: a new session row at the version the password was checked against, or for
+          // Google (whose signIn callback above may have just moved it) the user's version now.
           const userId = String(token.sub);
-          token.sv = await sessionVersionOf(c, userId);
-          token.sid = await startSession(db, userId, c.req.header('user-agent'));
+          const checked = (user as { checkedVersion?: unknown }).checkedVersion;
+          const version = typeof checked === 'number' ? checked : await sessionVersionOf(c, userId);
+          token.sv = version;
+          token.sid = await startSession(db, userId, version, c.req.header('user-agent'));
           return token;
         }
         return (await sessionIsCurrent(db, token as SessionClaims)) ? token : null;
@@ -152,7 +180,9 @@ export function authConfig<E extends AppEnv>(c: Context<E>, { checkedUser }: { c
       },
       async linkAccount({ user, account, profile }) {
         // Google vouched for the address: it is verified, and its guest orders join the account.
-        if (account.provider !== 'google' || !(profile as { emailVerified?: unknown }).emailVerified || !user.id || !user.email)
+        // Only the address Google named: the account's own is proven by nothing else here.
+        const google = profile as { emailVerified?: unknown; email?: unknown };
+        if (account.provider !== 'google' || !google.emailVerified || !user.id || !user.email || google.email !== user.email)
           return;
         await db.batch([...markVerifiedStatements(db, user.id, user.email)]);
       },

@@ -85,10 +85,11 @@ export async function checkPassword<E extends AppEnv>(
   await takeBackRequests(db, counted);
   await db.delete(rateLimits).where(eq(rateLimits.key, counters.forAddress[0]!.key));
   if (user.passwordHash && needsRehash(user.passwordHash)) {
+    // Only over the hash just checked: a reset landing meanwhile keeps its new password.
     await db
       .update(users)
       .set({ passwordHash: await hashPassword(password) })
-      .where(eq(users.id, user.id));
+      .where(and(eq(users.id, user.id), eq(users.passwordHash, user.passwordHash)));
   }
   return { kind: 'ok', user };
 }

@@ -4,7 +4,7 @@ import type { Config } from '../env.ts';
 import type { AppEnv } from '../platform/app.ts';
 import type { Db } from '../platform/db.ts';
 import { allowEmailTo } from '../platform/rate-limit.ts';
-import { users } from '../platform/schema.ts';
+import { accounts, users } from '../platform/schema.ts';
 import { clearSignInFailures } from './credentials.ts';
 import { trustDevice } from './device.ts';
 import { consumeLink, firstProofStatements, invalidToken, peekLink, resetLinkStatements } from './links.ts';
@@ -32,7 +32,7 @@ export async function checkResetLink(db: Db, token: string): Promise<void> {
 
 /**
  * The reset link, used with a new password (400 `invalid_token` for a link unknown, used or
- * expired). The link proved the address: every session ends (a thief's too), this browser's
+ * expired). The link proved the address: every session and Google link ends (a thief's too), this browser's
  * cookie is cleared, and the address's sign-in failures are forgiven. If it is the address's
  * first proof, so does everything else set up before it (a Google link), and the owner hears.
  */
@@ -51,6 +51,9 @@ export async function resetPassword(c: Context<AppEnv>, token: string, password:
         .set({ passwordHash, sessionVersion: sql`${users.sessionVersion} + 1` })
         .where(eq(users.id, user.id)),
       endSessionsStatement(db, user.id),
+      // And every Google link: one a thief made while in would outlive their sessions. The
+      // owner's own Google sign-in links again by its address (Google vouching for it).
+      db.delete(accounts).where(eq(accounts.userId, user.id)),
     ]);
   }
   await clearSignInFailures(c, user.email);

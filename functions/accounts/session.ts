@@ -1,5 +1,5 @@
 import { encode, getToken } from '@auth/core/jwt';
-import { and, desc, eq, gt, lt, lte, ne } from 'drizzle-orm';
+import { and, desc, eq, gt, lt, lte, ne, sql } from 'drizzle-orm';
 import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, setCookie } from 'hono/cookie';
 import type { SessionUser, SignedInSession } from '../../src/features/account/account-api.ts';
@@ -52,19 +52,33 @@ export const LAST_SEEN_REFRESH_SECONDS = 5 * 60;
 const secondsFromNow = (now: Date, seconds: number) => new Date(now.getTime() + seconds * 1000);
 
 /**
- * Starts a session of `userId` (a row; its id goes into the cookie as `sid`). The label is a
- * coarse "Browser on OS" from the User-Agent, for the account's list of where it is signed in.
+ * Starts a session of `userId` at the user's session `version` (a row; its id goes into the
+ * cookie as `sid`), written only while the user is still at that version: a sign-in whose
+ * password was checked before a reset, a claim or a sign-out-everywhere bumped it gets no row,
+ * and its token is not current (sessionIsCurrent). The label is a coarse "Browser on OS" from the
+ * User-Agent, for the account's list of where it is signed in.
  */
-export async function startSession(db: Db, userId: string, userAgent: string | undefined, now = new Date()): Promise<string> {
+export async function startSession(
+  db: Db,
+  userId: string,
+  version: number,
+  userAgent: string | undefined,
+  now = new Date(),
+): Promise<string> {
   const id = crypto.randomUUID();
-  await db.insert(sessions).values({
-    id,
-    userId,
-    label: deviceLabel(userAgent),
-    createdAt: now,
-    lastSeenAt: now,
-    expiresAt: secondsFromNow(now, SESSION_MAX_AGE_SECONDS),
-  });
+  await db.insert(sessions).select(
+    db
+      .select({
+        id: sql<string>`${id}`.as('id'),
+        userId: users.id,
+        label: sql<string>`${deviceLabel(userAgent)}`.as('label'),
+        createdAt: sql<number>`${Math.floor(now.getTime() / 1000)}`.as('created_at'),
+        lastSeenAt: sql<number>`${Math.floor(now.getTime() / 1000)}`.as('last_seen_at'),
+        expiresAt: sql<number>`${Math.floor(secondsFromNow(now, SESSION_MAX_AGE_SECONDS).getTime() / 1000)}`.as('expires_at'),
+      })
+      .from(users)
+      .where(and(eq(users.id, userId), eq(users.sessionVersion, version))),
+  );
   return id;
 }
 
@@ -181,7 +195,7 @@ export async function issueSessionCookie<E extends AppEnv>(c: Context<E>, user: 
     picture: user.image,
     sub: user.id,
     sv: user.sessionVersion,
-    sid: sessionId ?? (await startSession(c.var.db, user.id, c.req.header('user-agent'))),
+    sid: sessionId ?? (await startSession(c.var.db, user.id, user.sessionVersion, c.req.header('user-agent'))),
   };
   const value = await encode({ token, secret, salt: name, maxAge: SESSION_MAX_AGE_SECONDS });
   setCookie(c, name, value, { httpOnly: true, secure, sameSite: 'Lax', path: '/', maxAge: SESSION_MAX_AGE_SECONDS });

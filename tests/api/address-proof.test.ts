@@ -223,7 +223,7 @@ describe('the reset link of an unproven account', () => {
     expect(await orderNumbers(victim)).toEqual([guest.order.number]);
   });
 
-  it('of an account already proven: no second "address confirmed" e-mail, Google stays linked', async () => {
+  it('of an account already proven: no second "address confirmed" e-mail; its Google links end, and its owner’s Google links again', async () => {
     const email = newEmail();
     const browser = new Browser();
     const userId = await signedInUser(browser, email);
@@ -237,8 +237,14 @@ describe('the reset link of an unproven account', () => {
       password: VICTIM_PASSWORD,
     });
     expect(reset.status).toBe(200);
-    expect(await googleAccounts(userId)).toBe(1);
+    // A link a thief made while in would outlive their sessions: the reset ends every one.
+    expect(await googleAccounts(userId)).toBe(0);
     expect(await addressConfirmedEmails(email)).toHaveLength(1);
+    // The owner's Google account, of the same address, links again as it signs in.
+    const owner = new Browser(undefined, STANDIN);
+    await googleSignIn(owner, { email, verified: true });
+    expect((await owner.session()).user?.id).toBe(userId);
+    expect(await googleAccounts(userId)).toBe(1);
   });
 });
 
@@ -278,6 +284,46 @@ describe('Google confirming the address', () => {
     expect(refused.searchParams.get('error')).toBe('GoogleEmailNotVerified');
     expect((await early.session()).user).toBeNull();
     expect(await userRow(first)).toBeNull();
+  });
+});
+
+describe('Google linked while signed in', () => {
+  it('to an unproven account made in someone else’s name: the attacker’s own Google account neither links nor proves it', async () => {
+    const email = newEmail('victim');
+    const guest = await guestOrder(email);
+    const { attacker, userId } = await attackerFirst(email);
+    // The attacker's live session, in a browser that can reach the stand-in.
+    const signedIn = new Browser(undefined, STANDIN);
+    for (const [name, value] of attacker.cookies) signedIn.cookies.set(name, value);
+    const landed = await googleSignIn(signedIn, { email: newEmail('attacker'), verified: true });
+    expect(landed.pathname).toBe('/login');
+    expect(landed.searchParams.get('error')).toBe('GoogleOtherAddress');
+    expect(await googleAccounts(userId)).toBe(0);
+    expect((await userRow(email))!.email_verified).toBeNull();
+    expect((await signedIn.session()).user).toMatchObject({ id: userId, emailVerified: false });
+    expect(await orderNumbers(signedIn)).toEqual([]);
+    // The owner still proves the address and finds the order.
+    const claimed = await new Browser().post('/account/verify-email', {
+      token: await linkToken(email, 'verify'),
+      newPassword: VICTIM_PASSWORD,
+    });
+    expect(claimed.status).toBe(200);
+    const victim = new Browser();
+    expect((await victim.post('/account/sign-in', { email, password: VICTIM_PASSWORD })).status).toBe(200);
+    expect(await orderNumbers(victim)).toEqual([guest.order.number]);
+  });
+
+  it('to a proven account: a Google account of another address is refused, one of the same address links', async () => {
+    const email = newEmail('owner');
+    const browser = new Browser(undefined, STANDIN);
+    const userId = await signedInUser(browser, email);
+    expect((await browser.post('/account/verify-email', { token: await linkToken(email, 'verify') })).status).toBe(200);
+    const other = await googleSignIn(browser, { email: newEmail('elsewhere'), verified: true });
+    expect(other.searchParams.get('error')).toBe('GoogleOtherAddress');
+    expect(await googleAccounts(userId)).toBe(0);
+    await googleSignIn(browser, { email, verified: true });
+    expect(await googleAccounts(userId)).toBe(1);
+    expect((await browser.session()).user?.id).toBe(userId);
   });
 });
 

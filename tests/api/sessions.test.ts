@@ -2,10 +2,10 @@ import { encode } from '@auth/core/jwt';
 import { env } from 'cloudflare:workers';
 import { readConfig } from '../../functions/env.ts';
 import { describe, expect, it } from 'vitest';
-import { pruneExpiredSessions } from '../../functions/accounts/session.ts';
+import { pruneExpiredSessions, startSession } from '../../functions/accounts/session.ts';
 import { openDb } from '../../functions/platform/db.ts';
 import { accountApi } from '../../src/features/account/account-api.ts';
-import { Browser, errorOf, newEmail, PASSWORD, sessionRows, signedInUser } from './account-helpers.ts';
+import { Browser, errorOf, linkToken, newEmail, PASSWORD, sessionRows, signedInUser } from './account-helpers.ts';
 
 /**
  * Issue 20, finding 5 and deliverable 4: a session is a row in D1, and ending it on the
@@ -169,5 +169,39 @@ describe('where you are signed in', () => {
     const rows = await sessionRows(userId);
     expect(rows).toHaveLength(1);
     expect((await listed(main)).map((s) => s.current)).toEqual([true]);
+  });
+});
+
+describe('a sign-in whose password was checked before a reset', () => {
+  it('gets no session: one is started only while the user is at the version the password was checked at', async () => {
+    const email = newEmail('race');
+    const userId = await signedInUser(new Browser(), email);
+    const db = openDb(env.DB);
+    const version = async () =>
+      (await env.DB.prepare('select session_version as v from users where id = ?').bind(userId).first<{ v: number }>())!.v;
+    const checkedAt = await version();
+    // The reset lands between the password check and the session's start.
+    await env.DB.prepare('update users set session_version = session_version + 1 where id = ?').bind(userId).run();
+    const before = (await sessionRows(userId)).length;
+    await startSession(db, userId, checkedAt, MAC_SAFARI);
+    expect(await sessionRows(userId)).toHaveLength(before);
+    // At the version now, it starts.
+    await startSession(db, userId, await version(), MAC_SAFARI);
+    expect(await sessionRows(userId)).toHaveLength(before + 1);
+  });
+
+  it('sign-ins racing the owner’s reset: none of them is signed in afterwards', async () => {
+    const email = newEmail('racing');
+    await signedInUser(new Browser(), email);
+    expect((await new Browser().post('/account/forgot-password', { email })).status).toBe(202);
+    const token = await linkToken(email, 'reset');
+    // A thief with the old password keeps signing in while the owner resets it.
+    const thieves = Array.from({ length: 8 }, () => new Browser());
+    const signIns = thieves.map((thief) => thief.post('/account/sign-in', { email, password: PASSWORD }));
+    const reset = await new Browser().post('/account/reset-password', { token, password: 'the owner’s new passphrase' });
+    expect(reset.status).toBe(200);
+    await Promise.all(signIns);
+    for (const thief of thieves) expect((await thief.session()).user).toBeNull();
+    expect((await new Browser().post('/account/sign-in', { email, password: 'the owner’s new passphrase' })).status).toBe(200);
   });
 });

@@ -99,6 +99,8 @@ export function signInErrorMessage(code: string): string {
   switch (code) {
     case 'GoogleEmailNotVerified':
       return 'Google has not confirmed that e-mail address, so it cannot sign in here. Use a Google account with a confirmed address, or sign in with your e-mail and password.';
+    case 'GoogleOtherAddress':
+      return 'That Google account has another e-mail address than the account you are signed in to. Sign out first to use it, or use a Google account with the same address.';
     case 'OAuthAccountNotLinked':
       return 'An account with this e-mail uses a password. Sign in with your password instead.';
     case 'AccessDenied':
