@@ -392,6 +392,10 @@ test('a wrong password shows the banner; too many show the wait', async ({ page 
 test('Google sign-in failures come back as a readable banner', async ({ page }) => {
   await openLogin(page, '?error=GoogleEmailNotVerified');
   await expect(alertBanner(page)).toContainText('Google has not confirmed that e-mail address');
+  await openLogin(page, '?error=GoogleOtherAddress');
+  await expect(alertBanner(page)).toContainText(
+    'That Google account has another e-mail address than the account you are signed in to',
+  );
   await openLogin(page, '?error=OAuthAccountNotLinked');
   await expect(alertBanner(page)).toHaveText('An account with this e-mail uses a password. Sign in with your password instead.');
   await expect(page).toHaveURL(/\/login$/);

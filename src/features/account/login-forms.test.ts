@@ -116,6 +116,7 @@ describe('the login forms, checked without zod', () => {
     expect(signInErrorMessage('OAuthAccountNotLinked')).toBe(
       'An account with this e-mail uses a password. Sign in with your password instead.',
     );
+    expect(signInErrorMessage('GoogleOtherAddress')).toMatch(/^That Google account has another e-mail address/);
     expect(signInErrorMessage('whatever')).toMatch(/^Google sign-in did not complete/);
   });
 });
