@@ -10,8 +10,8 @@ import { moveForShopper, type ShopperMove } from './shopper-moves.ts';
 import { quoteCart } from './quote.ts';
 import { loadOrderView } from './view.ts';
 import { createRouter, type AppEnv } from '../platform/app.ts';
-import { ApiError } from '../platform/errors.ts';
-import { limitClient, rateLimit, tooManyRequests } from '../platform/rate-limit.ts';
+import { ApiError, RetryLater } from '../platform/errors.ts';
+import { limitClient, rateLimit } from '../platform/rate-limit.ts';
 import { reply } from '../platform/reply.ts';
 import { noteReference } from '../platform/request-log.ts';
 import { validate } from '../platform/validate.ts';
@@ -67,21 +67,11 @@ export const ordersRoute = createRouter()
   // checkout asking every few seconds while the shopper pays. Only a request that fails (a wrong
   // number or token) counts under the lookup limit, with /track's lookups: a shopper who takes
   // ten minutes over the transfer is never refused their own order, however many shoppers share
-  // their address. Its token comes from a random key of the browser's (122 bits: decision 005),
-  // so what there is to guess is stopped after RATE_LIMIT_LOOKUP failures.
+  // their address. Its token comes from a random key of the browser's (122 bits: decision 005);
+  // wrong ones count here and on report and cancel alike (orderForToken).
   .get(at(ORDERS_BASE, orderApi.get), validate('param', orderNumberParam), async (c) => {
-    const { db, config } = c.var;
-    const token = bearerToken(c);
-    let order: OrderRow;
-    try {
-      order = await findOrderForToken(db, config, c.req.valid('param').number, token);
-    } catch (error) {
-      if (!(error instanceof ApiError && error.code === 'order_not_found')) throw error;
-      const limited = await limitClient(db, LOOKUP_LIMIT, c.req.header('cf-connecting-ip'), config.RATE_LIMIT_LOOKUP);
-      if (!limited.allowed) return tooManyRequests(c, limited);
-      throw error;
-    }
-    return reply(c, orderApi.get, { order: await loadOrderView(db, config, order) }, 200, PRIVATE);
+    const order = await orderForToken(c, c.req.valid('param').number);
+    return reply(c, orderApi.get, { order: await loadOrderView(c.var.db, c.var.config, order) }, 200, PRIVATE);
   })
   // 'I Have Made Payment': only the browser holding the order's access token may report it.
   .post(at(ORDERS_BASE, orderApi.reportPayment), limited.reportPayment, validate('param', orderNumberParam), (c) =>
@@ -103,9 +93,27 @@ async function shopperMove(c: Context<AppEnv>, number: string, event: ShopperMov
   const order =
     user && c.req.header('authorization') === undefined
       ? await findOrderForAccount(db, config, number, user.id)
-      : await findOrderForToken(db, config, number, bearerToken(c));
+      : await orderForToken(c, number);
   const after = await moveForShopper(db, config, order, event, user?.id ?? null, note);
   if (after.moved) deliverEmailsLater(c);
   const endpoint = event === 'report_payment' ? orderApi.reportPayment : orderApi.cancel;
   return reply(c, endpoint, { order: await loadOrderView(db, config, after.order) }, 200, PRIVATE);
+}
+
+/**
+ * The order the request's token opens (GET, report, cancel). A wrong number or token counts under
+ * the lookup limit, per client and with /track's lookups; past it the answer is 429 for this
+ * client's next wrong guesses, so what there is to guess is stopped after RATE_LIMIT_LOOKUP
+ * failures on every route that takes a token.
+ */
+async function orderForToken(c: Context<AppEnv>, number: string): Promise<OrderRow> {
+  const { db, config } = c.var;
+  try {
+    return await findOrderForToken(db, config, number, bearerToken(c));
+  } catch (error) {
+    if (!(error instanceof ApiError && error.code === 'order_not_found')) throw error;
+    const limited = await limitClient(db, LOOKUP_LIMIT, c.req.header('cf-connecting-ip'), config.RATE_LIMIT_LOOKUP);
+    if (!limited.allowed) throw new RetryLater(limited.retryAfterSeconds, limited.message);
+    throw error;
+  }
 }

@@ -5,7 +5,7 @@ import worker from '../../functions/index.ts';
 import { openDb } from '../../functions/platform/db.ts';
 import { clientCounters, clientKey, countRequest, countRequests, pruneRateLimits } from '../../functions/platform/rate-limit.ts';
 import type { ErrorJson } from './client.ts';
-import { orderRequest, placeOrder, PS5 } from './orders-helpers.ts';
+import { orderRequest, orderRow, placeOrder, PS5 } from './orders-helpers.ts';
 import { callWith } from './with-env.ts';
 
 const db = openDb(env.DB);
@@ -135,6 +135,24 @@ describe('rate limits per client', () => {
     const statuses = await Promise.all(Array.from({ length: 10 }, () => ask(wrong, '198.51.100.10').then((r) => r.status)));
     expect(statuses.filter((s) => s === 404)).toHaveLength(3);
     expect(statuses.filter((s) => s === 429)).toHaveLength(7);
+  });
+
+  it('wrong tokens to cancel or report an order are guesses too: counted with the lookups, refused past the limit', async () => {
+    const vars = { RATE_LIMIT_LOOKUP: '3/600', RATE_LIMIT_LOOKUP_ORDER: '1000/60' };
+    const ip = '198.51.100.19';
+    const placed = await placeOrder();
+    const wrong = placed.accessToken.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'));
+    const move = (what: 'cancel' | 'payment-report', token: string) =>
+      callWith(vars, `/orders/${placed.order.number}/${what}`, { ip, headers: { authorization: `Bearer ${token}` } });
+    expect((await move('cancel', wrong)).status).toBe(404);
+    expect((await move('payment-report', wrong)).status).toBe(404);
+    expect((await move('cancel', wrong)).status).toBe(404);
+    const refused = await move('cancel', wrong);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await orderRow(placed.order.number)).status).toBe('awaiting_payment');
+    // The owner's own token still cancels.
+    expect((await move('cancel', placed.accessToken)).status).toBe(200);
   });
 
   it('keeps one counter row per client, route and window, which the cron prunes once no window reads it', async () => {
