@@ -1,6 +1,6 @@
 import type { CategoryId } from '../../src/features/catalogue/categories.ts';
 import { SYNONYMS, type SynonymGroup } from '../../src/features/catalogue/synonyms.ts';
-import { searchWords } from '../../src/features/catalogue/search.ts';
+import { INCH_MARK, searchWords } from '../../src/features/catalogue/search.ts';
 
 /**
  * What a shopper's search words mean, worked out before any product is read
@@ -11,7 +11,8 @@ import { searchWords } from '../../src/features/catalogue/search.ts';
  * The words are cut into slots; a product matches when it satisfies every slot, and a slot is
  * satisfied by any one of its alternatives (all of an alternative's terms start, or are, words
  * of the product's name, brand or description) or by the product's category when the slot names one:
- *   - a typed word is a prefix, as before (`iph` → iPhone);
+ *   - a typed word is a prefix, as before (`iph` → iPhone), but a size in inches a whole number
+ *     (`65 inch` → the word 65, not 65W);
  *   - a phrase of a synonym group (src/data/search/synonyms.json) brings every phrase of its group
  *     as whole words (`ps5` → `playstation 5`), and the group's category;
  *   - two typed words that are one catalogue word joined bring it (`play station` → playstation);
@@ -173,6 +174,12 @@ export function planQuery(words: readonly string[], vocabulary: Vocabulary, grou
       continue;
     }
     const word = words[i]!;
+    if (word.endsWith(INCH_MARK)) {
+      // A size in inches (searchTerms): the whole number, as TVs' names write it, never a prefix.
+      slots.push({ typed: [word], alternatives: [whole('typed', [word.slice(0, -INCH_MARK.length)])], categories: [] });
+      i += 1;
+      continue;
+    }
     const next = words[i + 1];
     if (next !== undefined && vocabulary.words.has(word + next)) {
       slots.push({ typed: [word, next], alternatives: [typed([word, next]), whole('joined', [word + next])], categories: [] });

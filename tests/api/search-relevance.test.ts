@@ -100,7 +100,7 @@ describe('did you mean', () => {
   it('finds a TV by its size however the inches are written: 65 inch, 65-inch, 65inches', async () => {
     const sixtyFive = (await search('65')).items.filter((p) => p.category === 'tvs' && p.name.includes('65"'));
     expect(sixtyFive.length).toBeGreaterThan(0);
-    for (const q of ['65 inch tv', '65-inch', '65inches', '65 in tv']) {
+    for (const q of ['65 inch tv', '65-inch', '65inches', '65 in tv', '65 inch', '65"', 'tv 65″']) {
       const found = await search(q);
       expect(found.didYouMean, q).toBeUndefined();
       expect(
@@ -110,7 +110,37 @@ describe('did you mean', () => {
           .sort(),
         q,
       ).toEqual(sixtyFive.map((p) => p.id).sort());
+      // A size is a whole number: the TVs come first, and the 65W charger (which came first) not at all.
+      expect(
+        found.items.slice(0, sixtyFive.length).every((p) => p.category === 'tvs'),
+        `${q}: ${found.items.map((p) => p.id).join(', ')}`,
+      ).toBe(true);
+      expect(
+        found.items.map((p) => p.name).filter((name) => /65W/.test(name)),
+        q,
+      ).toEqual([]);
     }
+  });
+
+  it('finds controllers and earbuds by the other words shoppers use for them', async () => {
+    const controllers = (await search('controller')).items.map((p) => p.id);
+    expect(controllers.length).toBeGreaterThan(1);
+    for (const q of ['gamepad', 'game pad', 'joystick', 'pad']) {
+      const found = (await search(q)).items.map((p) => p.id);
+      expect(found.length, q).toBeGreaterThan(0);
+      expect(controllers, q).toEqual(expect.arrayContaining(found.filter((id) => controllers.includes(id))));
+      expect(
+        found.filter((id) => controllers.includes(id)),
+        q,
+      ).toEqual(expect.arrayContaining(controllers));
+    }
+    const earbuds = (await search('earbuds')).items.map((p) => p.id);
+    expect(earbuds.length).toBeGreaterThan(0);
+    for (const q of ['earphone', 'earpiece'])
+      expect(
+        (await search(q)).items.map((p) => p.id),
+        q,
+      ).toEqual(earbuds);
   });
 
   it('offers nothing when the corrected query finds nothing under the same filters', async () => {

@@ -96,10 +96,16 @@ describe('searchProducts', () => {
     ]);
     expect(searchTerms('iph IPH 📱 !!!')).toEqual(['iph']);
     // A size in inches is its number, as the TVs' names write it (65").
-    expect(searchTerms('65 inch tv')).toEqual(['65', 'tv']);
-    expect(searchTerms('65-inch TV')).toEqual(['65', 'tv']);
-    expect(searchTerms('55inches')).toEqual(['55']);
-    expect(searchTerms('43 in smart tv')).toEqual(['43', 'smart', 'tv']);
+    expect(searchTerms('65 inch tv')).toEqual(['65"', 'tv']);
+    expect(searchTerms('65-inch TV')).toEqual(['65"', 'tv']);
+    expect(searchTerms('55inches')).toEqual(['55"']);
+    expect(searchTerms('43 in smart tv')).toEqual(['43"', 'smart', 'tv']);
+    expect(searchTerms('LG 65" OLED')).toEqual(['lg', '65"', 'oled']);
+    expect(searchTerms('65″ tv')).toEqual(['65"', 'tv']);
+    expect(searchTerms('6.3-inch')).toEqual(['6', '3"']);
+    // A quote after anything but a number marks nothing.
+    expect(searchTerms('sams"ung "iphone')).toEqual(['sams', 'ung', 'iphone']);
+    expect(searchTerms('65w charger')).toEqual(['65w', 'charger']);
     expect(searchTerms('in ear headphones')).toEqual(['in', 'ear', 'headphones']);
     expect(searchTerms('inch')).toEqual(['inch']);
     // No words at all: no text filter.

@@ -46,14 +46,27 @@ export function searchWords(text: string): string[] {
 }
 
 /**
- * A size in inches as a shopper types it ("65 inch", "65-inch", "55inches", "43 in"): the number
- * alone is what names it, as a product's name writes it (LG 65" OLED…).
+ * A size in inches as a shopper types it ("65 inch", "65-inch", "55inches", "43 in", `65"`): the
+ * number alone is what names it, as a product's name writes it (LG 65" OLED…), and as a whole
+ * word: "65" is no 65W charger. Its search term carries INCH_MARK (`65"`), which the plan reads
+ * as the whole number (functions/catalogue/query-plan.ts) and a "did you mean" shows as typed.
  */
-const SIZE_IN_INCHES = /(\d)[\s-]*(?:inches|inch|in)(?![\p{L}\p{N}])/gu;
+const SIZE_IN_INCHES = /(\d)[\s-]*(?:inches|inch|in|["”″])(?![\p{L}\p{N}])/gu;
+export const INCH_MARK = '"';
 
-/** The search words of a query's text, each once: a product matches when every one starts a word of it. */
+/**
+ * The search words of a query's text, each once: a product matches when every one starts a word
+ * of it (a size in inches, `65"`, when it is a word of it).
+ */
 export function searchTerms(q: string): string[] {
-  return [...new Set(searchWords(q.replace(SIZE_IN_INCHES, '$1 ')))];
+  const sizes = new Set<string>();
+  const text = q.replace(SIZE_IN_INCHES, (_, digit: string, offset: number) => {
+    // The whole number the mark follows: its digits, read back from where the match starts.
+    const number = /\d+$/.exec(q.slice(0, offset))?.[0] ?? '';
+    sizes.add(searchWords(number + digit)[0] ?? digit);
+    return `${digit} `;
+  });
+  return [...new Set(searchWords(text).map((word) => (sizes.has(word) ? word + INCH_MARK : word)))];
 }
 
 /** The sort a query gets when it names none: best match while there are search words, else by name. */
