@@ -11,9 +11,18 @@
  *   STORE_URL=http://127.0.0.1:8788 npm run pay -- …   (another server; by default localhost at $PORT,
  *                                                      as `npm start` serves, else 8787)
  */
-const [orderNumber, naira, ...flags] = process.argv.slice(2);
-if (!orderNumber || (naira !== undefined && !/^\d+(\.\d{1,2})?$/.test(naira))) {
-  console.error('Usage: npm run pay -- <order number> [amount in naira] [--lost]');
+const USAGE = `Usage: npm run pay -- <order number> [amount in naira] [--lost]
+  Pays an order through the local Paystack stand-in (npm start turns it on).
+  Without an amount it pays what the order still owes; --lost keeps the webhook back,
+  so the cron's reconciliation has to find the payment. STORE_URL picks another server.`;
+const args = process.argv.slice(2);
+if (args.includes('--help') || args.includes('-h')) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const [orderNumber, naira, ...flags] = args;
+if (!orderNumber || orderNumber.startsWith('-') || (naira !== undefined && !/^\d+(\.\d{1,2})?$/.test(naira))) {
+  console.error(USAGE);
   process.exit(2);
 }
 const store = process.env.STORE_URL ?? `http://localhost:${process.env.PORT ?? '8787'}`;

@@ -122,8 +122,12 @@ test('a delivered product is rated on /ratings, its page shows the new rating, a
   const [before] = db.query<{ rating: number; reviews: number }>(
     `select rating, reviews from products where id = '${productId}'`,
   );
-  // The catalogue's history, which the figures below build on.
+  // The catalogue's history, which the figures below build on; its page says whose reviews they are.
   expect(before).toEqual({ rating: 4.2, reviews: 301 });
+  await page.goto(`/product/${productId}`);
+  await expect(page.getByRole('main').locator('.rating')).toHaveText(
+    /4\.2 out of 5 stars, \(301 reviews, none yet from GTS buyers\)/,
+  );
   const user = await signedInUser(page, db);
   try {
     const number = await placeOrderAs(page, user, productId);

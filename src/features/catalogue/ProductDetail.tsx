@@ -46,7 +46,7 @@ export default function ProductDetail({ product }: Props) {
           <a href={`/products?category=${product.category}`}>{categoryLabel(product.category)}</a>
         </p>
         <h1>{product.name}</h1>
-        <Rating rating={product.rating} reviews={product.reviews} fromStore={product.storeReviews} />
+        <Rating rating={product.rating} reviews={product.reviews} fromStore={product.storeReviews ?? 0} />
         <p className="detail__price price" data-testid="product-price" data-unit-price>
           {formatNaira(unit.price)}
         </p>

@@ -1,8 +1,9 @@
 /**
  * A product's rating: its catalogue history with this store's own reviews added (weighted by
- * count, functions/catalogue/products.ts). Where the store's share is known (the product page), it
- * says how many of the reviews are from buyers here, so a shopper can tell the history from
- * what GTS customers said; the listing's cards stay compact.
+ * count, functions/catalogue/products.ts). On the product page it says how many of the reviews
+ * are from buyers here ("none yet" when all are the catalogue's history: the figures an admin
+ * enters as the product's rating before GTS), so a shopper can tell the history from what GTS
+ * customers said; the listing's cards stay compact.
  */
 export function Rating({ rating, reviews, fromStore }: { rating: number; reviews: number; fromStore?: number | undefined }) {
   const count = reviews.toLocaleString('en-NG');
@@ -15,16 +16,17 @@ export function Rating({ rating, reviews, fromStore }: { rating: number; reviews
       </span>{' '}
       {rating.toFixed(1)}
       <span className="visually-hidden"> out of 5 stars,</span>{' '}
-      {/* Only when there is something to tell: the pre-rendered page (no share) and a product no GTS buyer
-          rated yet read the same, so refreshing from the API does not move the line. */}
-      {!fromStore ? (
+      {/* The product page says whose reviews they are (none from buyers here: all the catalogue's
+          history); the listing's cards (no share given) stay compact. */}
+      {fromStore === undefined ? (
         <>
           ({count}
           <span className="visually-hidden"> reviews</span>)
         </>
       ) : (
         <>
-          ({count} {reviews === 1 ? 'review' : 'reviews'}, {fromStore.toLocaleString('en-NG')} from GTS buyers)
+          ({count} {reviews === 1 ? 'review' : 'reviews'},{' '}
+          {fromStore === 0 ? 'none yet from GTS buyers' : `${fromStore.toLocaleString('en-NG')} from GTS buyers`})
         </>
       )}
     </span>
