@@ -175,6 +175,25 @@ test('/track turns paid by itself while it is open, after a part payment shows w
   await expect(found).not.toContainText('Payment due');
 });
 
+test('a part that arrives after I Have Made Payment: /track says what arrived and what is still to pay, not "you told us you paid"', async ({
+  page,
+}) => {
+  const email = `reported-part-${Date.now()}@example.com`;
+  const { number } = await orderCharger(page, email);
+  await checkout(page).getByRole('button', { name: 'I Have Made Payment' }).click();
+  await expect(checkout(page)).toBeHidden({ timeout: 10_000 });
+  expect((await pay(page, number, 1_600_000)).webhook).toMatchObject({ outcome: 'part' });
+
+  await page.goto(`/track?order=${number}`);
+  await islandsHydrated(page);
+  await page.getByLabel('Email used at checkout').fill(email);
+  await page.getByRole('button', { name: 'Track Order' }).click();
+  const found = page.locator('.track__order');
+  await expect(found).toContainText('₦16,000 of it has arrived; ₦50,000 is still to pay.');
+  await expect(found).not.toContainText('You told us you paid');
+  await expect(found.locator('[data-field="Still to pay"]')).toHaveText('₦50,000');
+});
+
 test('/orders turns an order paid by itself while it is open', async ({ page, db }) => {
   const user = await signedInUser(page, db);
   const number = await placeOrderAs(page, user, 'anker-735-charger-ganprime-65w');

@@ -188,10 +188,18 @@ export function OrderPaymentInfo({ order, className }: { order: OrderView; class
     );
   }
   if (order.status !== 'payment_reported') return null;
+  const received = payment.received ?? 0;
   return (
     <div className={className}>
       <h3>Your transfer</h3>
-      {payment.ownAccount ? (
+      {received > 0 ? (
+        // Part of it arrived: what is missing, not "you told us you paid", is the news.
+        <p>
+          {formatNaira(received)} of it has arrived; {formatNaira(payment.amount)} is still to pay. If the rest has not reached{' '}
+          {payment.ownAccount ? "this order's account" : 'our account'} by {formatLagosTime(order.expiresAt)}, the order expires.
+          This is where it goes:
+        </p>
+      ) : payment.ownAccount ? (
         <p>
           You told us you paid. It confirms itself the moment it reaches this order's account; if it has not arrived by{' '}
           {formatLagosTime(order.expiresAt)}, the order expires. This is where it should have gone:
