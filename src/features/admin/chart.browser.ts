@@ -10,6 +10,7 @@ import { formatNaira } from '../../lib/money.ts';
  * fixed and its width follows the box.
  */
 export const CHART_HEIGHT = 260;
+const HALF_DAY_SECONDS = 12 * 60 * 60;
 
 export interface ChartDay {
   day: string;
@@ -48,7 +49,8 @@ function options(width: number): uPlot.Options {
     cursor: { drag: { x: false, y: false } },
     tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Africa/Lagos'),
     scales: {
-      x: { time: true },
+      // Half a day either side: the first and last days' bars stand whole inside the chart.
+      x: { time: true, range: (_u, min, max) => [min - HALF_DAY_SECONDS, max + HALF_DAY_SECONDS] },
       orders: { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.15))] },
       naira: { range: (_u, _min, max) => [0, Math.max(100_000, max * 1.15)] },
     },
@@ -99,7 +101,8 @@ function options(width: number): uPlot.Options {
 /** Draws the chart into `box` and keeps it sized and themed; answers the clean-up. */
 export function mountChart(box: HTMLElement, daily: readonly ChartDay[]): () => void {
   const data: uPlot.AlignedData = [
-    daily.map((d) => Date.parse(`${d.day}T12:00:00+01:00`) / 1000),
+    // Each day at its Lagos midnight, where the axis puts its date: the bar stands on its label.
+    daily.map((d) => Date.parse(`${d.day}T00:00:00+01:00`) / 1000),
     daily.map((d) => d.orders),
     daily.map((d) => d.revenue),
   ];
