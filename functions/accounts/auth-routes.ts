@@ -27,6 +27,12 @@ export const authRoute = createRouter().on(['GET', 'POST'], '/*', async (c) => {
       'Sign-in could not use this request. Please start again from the sign-in page.',
     );
   }
+  // Auth.js's own HTML pages (GET signout, verify-request) are not the store's: its pages are
+  // /login, and everything under /api answers JSON.
+  if ((response.headers.get('content-type') ?? '').startsWith('text/html')) {
+    await response.body?.cancel();
+    throw new ApiError(404, 'not_found', 'No such API route. Sign in and out from the sign-in page.');
+  }
   // Auth.js answers with its own headers; the app's security headers are added on top.
   return new Response(response.body, response);
 });

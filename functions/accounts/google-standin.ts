@@ -79,8 +79,8 @@ export function standinAuthorize(c: Context<AppEnv>) {
     email_verified: q('standin_verified') !== 'false',
     name: q('standin_name') ?? 'Google User',
   };
-  const back = new URL(q('redirect_uri') ?? '/', c.req.url);
-  if (back.origin !== new URL(c.req.url).origin) throw new ApiError(400, 'bad_request', 'redirect_uri must be on this origin.');
+  const back = URL.parse(q('redirect_uri') ?? '/', c.req.url);
+  if (back?.origin !== new URL(c.req.url).origin) throw new ApiError(400, 'bad_request', 'redirect_uri must be on this origin.');
   back.searchParams.set('code', b64url(JSON.stringify(identity)));
   const state = q('state');
   if (state) back.searchParams.set('state', state);

@@ -419,6 +419,17 @@ describe('stored script in every text field shown back', () => {
     }
   });
 
+  it('Auth.js’s own HTML pages (GET signout, verify-request) are no API answers: 404 in the API’s shape', async () => {
+    for (const path of ['/auth/signout', '/auth/verify-request']) {
+      const response = await new Browser().get(path);
+      expect(response.status, path).toBe(404);
+      expect(response.headers.get('content-type'), path).toMatch(/^application\/json/);
+      expect(((await response.json()) as ErrorJson).error.code, path).toBe('not_found');
+    }
+    // What the store's pages use still answers: the session and the CSRF token.
+    expect((await new Browser().get('/auth/csrf')).status).toBe(200);
+  });
+
   it('an error that repeats the request’s path is JSON too', async () => {
     const response = await new Browser().get(`/${encodeURIComponent(SCRIPT)}`);
     expect(response.status).toBe(404);

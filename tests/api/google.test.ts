@@ -31,6 +31,15 @@ describe('Google sign-in', () => {
     expect(readConfig(envWith({ SITE_URL: 'https://gts.ng' })).AUTH_GOOGLE_STANDIN).toBe(false);
   });
 
+  it('the stand-in sends back only to this origin; a redirect_uri elsewhere or unreadable is a 400, not a 500', async () => {
+    const browser = new Browser(undefined, STANDIN);
+    for (const uri of ['https://evil.example/callback', 'http://[::1', '//evil.example/x']) {
+      const response = await browser.get(`/test/google/authorize?redirect_uri=${encodeURIComponent(uri)}`);
+      expect(response.status, uri).toBe(400);
+      expect(response.headers.get('content-type'), uri).toMatch(/^application\/json/);
+    }
+  });
+
   it('creates one user on the first sign-in and reuses it on the next', async () => {
     const email = newEmail('gina');
     const first = new Browser(undefined, STANDIN);
