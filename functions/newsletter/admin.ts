@@ -27,7 +27,10 @@ export async function listSubscribers(db: Db, { q, page }: z.output<typeof subsc
       .orderBy(desc(newsletterSubscribers.id))
       .limit(SUBSCRIBERS_PAGE_SIZE)
       .offset((page - 1) * SUBSCRIBERS_PAGE_SIZE),
-    db.select({ n: count() }).from(newsletterSubscribers).where(where),
+    db
+      .select({ n: count(), confirmed: count(newsletterSubscribers.confirmedAt) })
+      .from(newsletterSubscribers)
+      .where(where),
   ]);
   return {
     subscribers: rows.map((r) => ({
@@ -39,6 +42,7 @@ export async function listSubscribers(db: Db, { q, page }: z.output<typeof subsc
     page,
     pageSize: SUBSCRIBERS_PAGE_SIZE,
     total: total?.n ?? 0,
+    confirmed: total?.confirmed ?? 0,
   };
 }
 

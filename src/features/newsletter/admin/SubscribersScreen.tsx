@@ -60,9 +60,7 @@ export function SubscribersScreen({ route }: { route: AdminRoute }) {
             <p className="card admin-empty">{route.q ? `No subscriber matches “${route.q}”.` : 'Nobody has subscribed yet.'}</p>
           ) : (
             <>
-              <p className="muted">
-                {list.total} {list.total === 1 ? 'subscriber' : 'subscribers'}.
-              </p>
+              <p className="muted">{subscriberCount(list.total, list.confirmed)}</p>
               <TableBox caption="Newsletter subscribers">
                 <thead>
                   <tr>
@@ -126,4 +124,16 @@ export function SubscribersScreen({ route }: { route: AdminRoute }) {
       )}
     </section>
   );
+}
+
+/**
+ * How many subscribe: the confirmed addresses (those the export lists), and those still waiting
+ * for their link, which are not subscribers yet.
+ */
+export function subscriberCount(total: number, confirmed: number): string {
+  const waiting = total - confirmed;
+  const subscribers = `${confirmed} ${confirmed === 1 ? 'subscriber' : 'subscribers'}`;
+  return waiting === 0
+    ? `${subscribers}.`
+    : `${subscribers}, and ${waiting} ${waiting === 1 ? 'address' : 'addresses'} waiting for confirmation (not in the export).`;
 }

@@ -16,6 +16,8 @@ export const subscriberListSchema = z.object({
     }),
   ),
   ...paging,
+  /** Of `total`, how many confirmed: the subscribers (and the export's rows); the rest wait for their link. */
+  confirmed: z.number().int(),
 });
 
 /** The admin's subscriber endpoints (functions/newsletter/admin-routes.ts). Query strings are validated with subscriberQuerySchema. */
