@@ -209,6 +209,9 @@ test("the admin's new price reaches a cart that already holds the product, and i
   await expect(page.getByRole('alert').filter({ hasText: `${product.name} saved` })).toBeVisible();
   await expect(page.getByRole('row').filter({ hasText: product.name })).toContainText('₦575,000');
   expect(db.query(`select price_kobo from products where id = ${sqlText(product.id)}`)).toEqual([{ price_kobo: 57_500_000 }]);
+  // The product's audit trail writes the prices as every amount is written.
+  await page.getByRole('link', { name: `Edit ${product.name}` }).click();
+  await expect(page.getByRole('region', { name: 'Audit trail' })).toContainText('priceNaira: ₦610,000 → ₦575,000');
 
   // The shopper's cart, filled at the old price, checks it and takes the new one.
   await shopper.goto('/cart');

@@ -67,12 +67,14 @@ export function StatusHistory<S extends string>({
   );
 }
 
-/** Audit fields the Worker records in kobo (an order's payment, a trade-in's offer); a product's prices are recorded in naira, as typed. */
+/** Audit fields the Worker records in kobo (an order's payment, a trade-in's offer); a product's prices are recorded in naira, as typed (`…Naira`). */
 const KOBO_FIELDS = new Set(['paymentReceived', 'offer']);
 
 function shown(field: string, value: unknown): string {
   if (value === null || value === undefined || value === '') return '—';
   if (typeof value === 'number' && KOBO_FIELDS.has(field)) return formatNaira(value);
+  // A product's price as the form took it (`priceNaira`): whole naira, shown as every amount is.
+  if (typeof value === 'number' && field.endsWith('Naira')) return formatNaira(Math.round(value * 100));
   if (typeof value === 'string') return value;
   return JSON.stringify(value);
 }
