@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatNaira, hasAtMostTwoDecimals, nairaToKobo, plainNaira, wholeNairaToKobo } from './money.ts';
+import {
+  formatNaira,
+  hasAtMostTwoDecimals,
+  nairaToKobo,
+  plainNaira,
+  typedAmount,
+  typedNaira,
+  wholeNairaToKobo,
+} from './money.ts';
 
 describe('money', () => {
   it('converts naira to integer kobo without floating-point drift', () => {
@@ -44,5 +52,21 @@ describe('money', () => {
   it('turns whole naira from the price filter into kobo', () => {
     expect(wholeNairaToKobo(500_000)).toBe(50_000_000);
     expect(wholeNairaToKobo(0)).toBe(0);
+  });
+});
+
+describe('typed naira', () => {
+  it('takes separators and the naira sign, as amounts are written', () => {
+    expect(typedNaira('2,000,000')).toBe(2_000_000);
+    expect(typedNaira('₦ 1 250 000.50')).toBe(1_250_000.5);
+    expect(typedNaira('64500')).toBe(64_500);
+    expect(typedNaira('  ')).toBeUndefined();
+    for (const junk of ['1e3', '0x10', '12a', '-5', '1.2.3', 'Infinity']) expect(typedNaira(junk), junk).toBeNaN();
+  });
+
+  it('gives a form field a number: a number stays, an empty box is NaN for the schema to name', () => {
+    expect(typedAmount(5)).toBe(5);
+    expect(typedAmount('2,000,000')).toBe(2_000_000);
+    expect(typedAmount('')).toBeNaN();
   });
 });

@@ -52,3 +52,19 @@ export function plainNaira(kobo: Kobo): string {
 export function hasAtMostTwoDecimals(n: number): boolean {
   return Number.isFinite(n) && Math.abs(Math.round(n * 100) - n * 100) < 1e-6;
 }
+
+/**
+ * Naira as someone types it into an amount box: separators and the naira sign allowed
+ * ("1,250,000", "₦ 1 250 000.50" → 1250000.5); empty is undefined (not given); anything else is
+ * NaN, which a schema's number check names. The admin's amount boxes read what they take with it.
+ */
+export function typedNaira(text: string): number | undefined {
+  const plain = text.replace(/[\s,₦]/g, '');
+  if (plain === '') return undefined;
+  return /^\d+(\.\d+)?$/.test(plain) ? Number(plain) : Number.NaN;
+}
+
+/** typedNaira() for a form field whose schema wants a number: a number stays; an empty box is NaN too (the schema says it is missing). */
+export function typedAmount(value: unknown): number {
+  return typeof value === 'number' ? value : (typedNaira(String(value ?? '')) ?? Number.NaN);
+}

@@ -130,7 +130,7 @@ test('the admin adds a product with an uploaded image, and a shopper finds it an
     await page.getByLabel('Category').selectOption({ label: 'Drones' });
     await page.getByLabel('Brand').selectOption('DJI');
     await page.getByLabel('Description').fill('A folding camera drone with 4K video, 34 minutes of flight and obstacle sensing.');
-    await page.getByLabel('Price (₦, naira)').fill('845000');
+    await page.getByLabel('Price (₦, naira)').fill('845,000');
     await page.getByLabel('Stock (units)').fill('6');
     await page
       .getByRole('button', { name: 'Upload Image URL', exact: true })
@@ -350,11 +350,11 @@ test('a reported transfer: the admin confirms it from the dashboard, and the sho
   // A slip of the keyboard: more than the total is said before it becomes a refund to send.
   const overTotal = confirm.locator('#confirm-over-total');
   await expect(overTotal).toHaveText('');
-  await confirm.getByLabel('Amount received (₦, naira)').fill('196000');
+  await confirm.getByLabel('Amount received (₦, naira)').fill('196,000');
   await expect(overTotal).toHaveText(
     'That is ₦5,000 more than the total. Check the statement: what arrived over the total is owed back to the shopper, and Payments will list it.',
   );
-  await confirm.getByLabel('Amount received (₦, naira)').fill('191000');
+  await confirm.getByLabel('Amount received (₦, naira)').fill('₦191,000');
   await expect(overTotal).toHaveText('');
   await confirm.getByLabel('Bank reference').fill('NIP-JOURNEY-0001');
   await confirm.getByRole('button', { name: 'Confirm payment' }).click();

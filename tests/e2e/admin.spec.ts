@@ -185,14 +185,21 @@ test('the product form checks what the Worker checks, at the fields, and Cancel 
   // Every category and brand is offered.
   await expect(page.getByLabel('Category').locator('option')).toHaveCount(16);
   const price = page.getByLabel('Price (₦, naira)');
-  await expect(price).toHaveAttribute('type', 'number');
-  await expect(price).toHaveAttribute('step', '0.01');
+  // Typed as amounts are written (1,250,000): a text box with the phone's number pad.
+  await expect(price).toHaveAttribute('inputmode', 'decimal');
   await page.getByLabel('Image URL', { exact: true }).fill('https://example.com/phone.png');
   await price.fill('10.005');
   await page.getByRole('button', { name: 'Add product' }).last().click();
   await expect(page.getByLabel('Name')).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByText('Must be the URL of an image on this store', { exact: false })).toBeVisible();
   await expect(page.getByText('At most two decimals (kobo)')).toBeVisible();
+  await price.fill('about 5k');
+  await page.getByRole('button', { name: 'Add product' }).last().click();
+  await expect(page.getByText('Must be an amount in naira, for example 1,250,000 or 1299.50')).toBeVisible();
+  await price.fill('₦1,250,000');
+  await page.getByRole('button', { name: 'Add product' }).last().click();
+  await expect(page.getByText('Must be an amount in naira', { exact: false })).toHaveCount(0);
+  await expect(page.getByText('At most two decimals (kobo)')).toHaveCount(0);
 
   // With variants, the product's own price and stock give way to each variant's, named by a choice.
   await page.getByRole('button', { name: 'Add variant' }).click();

@@ -52,7 +52,7 @@ test('a shopper browses a category, filters, loads more, and adds a variant to t
   await expect(page.getByTestId('product-price')).toHaveText('₦2,849,000');
   // Two of the 512GB are left, and the store keeps only half of a product's units for orders not
   // yet paid (every order waits unpaid for its transfer): one order may take one, and the page says so.
-  await expect(page.locator('#quantity-note')).toHaveText('Up to 1 per order');
+  await expect(page.locator('#quantity-note')).toHaveText('Up to 1 per order while so few are left');
   await expect(page.getByRole('button', { name: 'Increase quantity' })).toBeDisabled();
   await storage.selectOption('256gb');
   await expect(page.getByRole('button', { name: 'Increase quantity' })).toBeDisabled();

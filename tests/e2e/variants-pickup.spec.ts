@@ -186,7 +186,7 @@ test('the quantity box takes what is typed, and explains what it cannot take @ph
   db.setVariant('apple-iphone-17', '256gb', { stock: 5 });
   await page.reload();
   await islandsHydrated(page);
-  await expect(page.locator('#quantity-note')).toHaveText('Up to 2 per order');
+  await expect(page.locator('#quantity-note')).toHaveText('Up to 2 per order while so few are left');
   await typeIn('3', '2', 'At most 2 per order');
   await expect(page.getByRole('button', { name: 'Increase quantity' })).toBeDisabled();
   db.setVariant('apple-iphone-17', '256gb', { stock: 30 });
@@ -201,12 +201,12 @@ test('the quantity box takes what is typed, and explains what it cannot take @ph
 });
 
 test('Add to Cart stops at what one order may take, and says so instead of "added"', async ({ page, db }) => {
-  // 2 left: "Up to 1 per order". A second press must not put a second one in the cart.
+  // 2 left: "Up to 1 per order while so few are left". A second press must not put a second one in the cart.
   db.setVariant('apple-iphone-17', '256gb', { stock: 2 });
   try {
     await page.goto(IPHONE);
     await islandsHydrated(page);
-    await expect(page.locator('#quantity-note')).toHaveText('Up to 1 per order');
+    await expect(page.locator('#quantity-note')).toHaveText('Up to 1 per order while so few are left');
     const add = page.getByRole('button', { name: /^Add to Cart/ });
     await add.click();
     await expect(page.getByRole('alert').filter({ hasText: 'iPhone 17 (256GB) added to cart' })).toBeVisible();

@@ -1,6 +1,6 @@
 import { Minus, Plus, ShoppingCart } from 'lucide-react';
 import { formatNaira } from '../../lib/money.ts';
-import { mostPerOrder } from '../cart/cart.ts';
+import { perOrderText } from '../cart/cart.ts';
 import { categoryLabel } from './categories.ts';
 import type { Product } from './product.ts';
 import {
@@ -93,7 +93,7 @@ export default function ProductDetail({ product }: Props) {
               </button>
             </div>
             <small id="quantity-note" className="muted" aria-live="polite">
-              Up to {Math.max(1, mostPerOrder(unit.stock))} per order
+              {perOrderText(unit.stock)}
             </small>
           </div>
           <div className="detail__cta">

@@ -1,7 +1,7 @@
 import { ApiRequestError, callApi } from '../../lib/api-client.browser.ts';
 import { formatNaira } from '../../lib/money.ts';
 import { addProductToCart } from '../cart/add-to-cart.browser.ts';
-import { mostPerOrder } from '../cart/cart.ts';
+import { mostPerOrder, perOrderText } from '../cart/cart.ts';
 import { onReconnect } from '../pwa/connection.browser.ts';
 import {
   addButtonName,
@@ -62,7 +62,7 @@ function sell(form: HTMLFormElement) {
     const max = maxQuantity();
     if (less) less.disabled = !(typed() > 1);
     if (more) more.disabled = typed() >= max;
-    if (note) note.textContent = quantityNote || `Up to ${max} per order`;
+    if (note) note.textContent = quantityNote || perOrderText(unit().stock);
   };
   /** The typed quantity as a whole number within what can be bought; says so when it had to change it. */
   const settleQuantity = (text = quantity?.value ?? '1') => {

@@ -18,9 +18,7 @@ const messageFor = (change: Record<string, unknown>, field: string) =>
 
 describe('the admin product form’s messages', () => {
   it('says what is wrong with a price: not a number, nothing, too much', () => {
-    expect(messageFor({ priceNaira: 'abc' }, 'priceNaira')).toBe(
-      'Must be a number of naira, for example 1250000 (no currency sign, no dash)',
-    );
+    expect(messageFor({ priceNaira: 'abc' }, 'priceNaira')).toBe('Must be an amount in naira, for example 1,250,000 or 1299.50');
     expect(messageFor({ priceNaira: 0 }, 'priceNaira')).toBe('Must be more than ₦0');
     expect(messageFor({ priceNaira: 200_000_000 }, 'priceNaira')).toBe('At most ₦100,000,000');
   });

@@ -35,7 +35,7 @@ export function variantIdFromLabel(label: string): string {
 }
 
 const priceNairaSchema = z
-  .number({ error: 'Must be a number of naira, for example 1250000 (no currency sign, no dash)' })
+  .number({ error: 'Must be an amount in naira, for example 1,250,000 or 1299.50' })
   .positive('Must be more than ₦0')
   .max(100_000_000, 'At most ₦100,000,000')
   .refine(hasAtMostTwoDecimals, 'At most two decimals (kobo)');

@@ -52,7 +52,7 @@ describe('customerSchema', () => {
   it.each<[string, Partial<Record<keyof CustomerInput, unknown>>, string, string]>([
     ['a missing name', { name: undefined }, 'name', 'Please enter your full name'],
     ['a blank name', { name: '   ' }, 'name', 'Please enter your full name'],
-    ['a one-letter name', { name: 'A' }, 'name', 'Please enter your full name'],
+    ['a one-letter name', { name: 'A' }, 'name', 'Please enter your full name: at least 2 letters'],
     ['a name over 100 characters', { name: 'A'.repeat(101) }, 'name', 'Your full name must be at most 100 characters'],
     ['a missing e-mail', { email: '' }, 'email', 'Please enter your email address'],
     ['an invalid e-mail', { email: 'ada@example' }, 'email', 'Please enter a valid email address'],

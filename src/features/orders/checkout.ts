@@ -20,7 +20,7 @@ const required = (label: string, max: number) =>
 /** Each detail's rule on its own: the checkout below and the profile (account-api.ts) share them. */
 export const customerFields = {
   /** Names, the city and the address are single lines (src/lib/fields.ts): they go into e-mails and must not start paragraphs there. */
-  name: singleLineText('full name', 100).pipe(z.string().min(2, 'Please enter your full name')),
+  name: singleLineText('full name', 100).pipe(z.string().min(2, 'Please enter your full name: at least 2 letters')),
   email: emailSchema,
   phone: required('phone number', 30).transform((value, ctx) => {
     const phone = normalizeNigerianPhone(value);

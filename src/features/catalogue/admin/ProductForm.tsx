@@ -4,6 +4,7 @@ import { type ChangeEvent, useId, useState } from 'react';
 import { type Resolver, type UseFormReturn, useFieldArray, useForm, useWatch } from 'react-hook-form';
 import { ApiRequestError } from '../../../lib/api-client.browser.ts';
 import { readErrorBody } from '../../../lib/api-error.ts';
+import { typedNaira } from '../../../lib/money.ts';
 import { BRANDS } from '../brands.ts';
 import { CATEGORIES } from '../categories.ts';
 import type { ProductInputDraft } from '../product.ts';
@@ -144,6 +145,8 @@ function fromProduct({ form, catalogueRating, catalogueReviews }: AdminProductDe
 const blank = (value: string) => (value.trim() === '' ? undefined : value);
 /** A typed number ('' is "not given"; anything else not a number fails the schema's number check). */
 const number = (value: string) => (value.trim() === '' ? undefined : Number(value));
+/** A typed price: separators and ₦ allowed ("1,250,000"). */
+const naira = (value: string) => typedNaira(value);
 
 /** What the schema parses: the form's text as the API's body. */
 export function toInput(values: ProductFormValues): AdminProductInputDraft {
@@ -158,13 +161,13 @@ export function toInput(values: ProductFormValues): AdminProductInputDraft {
     description: values.description,
     image: values.image,
     featured: values.featured,
-    priceNaira: hasVariants ? undefined : number(values.priceNaira),
+    priceNaira: hasVariants ? undefined : naira(values.priceNaira),
     stock: hasVariants ? undefined : number(values.stock),
     variantLabel: hasVariants ? blank(values.variantLabel) : undefined,
     variants: values.variants.map((v) => ({
       id: blank(v.id),
       label: v.label,
-      priceNaira: number(v.priceNaira) as number,
+      priceNaira: naira(v.priceNaira) as number,
       stock: number(v.stock) as number,
       image: blank(v.image),
     })),
@@ -316,11 +319,8 @@ function ProductEditor({
               name="priceNaira"
               id="product-price"
               label="Price (₦, naira)"
-              type="number"
-              step="0.01"
-              min="0"
               inputMode="decimal"
-              hint="For example 1250000 or 1299.50."
+              hint="For example 1,250,000 or 1299.50."
               required
             />
             <TextField
@@ -366,9 +366,6 @@ function ProductEditor({
                   name={`variants.${index}.priceNaira`}
                   id={`variant-${index}-price`}
                   label="Price (₦, naira)"
-                  type="number"
-                  step="0.01"
-                  min="0"
                   inputMode="decimal"
                   required
                 />

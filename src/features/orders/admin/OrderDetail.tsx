@@ -1,5 +1,5 @@
 import { DELIVERY_LABELS } from '../delivery.ts';
-import { formatNaira, nairaToKobo, plainNaira } from '../../../lib/money.ts';
+import { formatNaira, nairaToKobo, plainNaira, typedAmount } from '../../../lib/money.ts';
 import { formatLagosTime } from '../../../lib/time.ts';
 import { adminPaymentEvent, nextStatus, type OrderEvent, type OrderStatus, statusText } from '../order-status.ts';
 import { OrderLines, OrderStatusBadge, PlacedOrderTotals } from '../OrderParts.tsx';
@@ -243,11 +243,8 @@ const ORDER_MOVES: Record<OrderMove, Move<AdminOrderDetail>> = {
           name="amountReceivedNaira"
           id="confirm-amount"
           label="Amount received (₦, naira)"
-          type="number"
-          step="0.01"
-          min="0"
           inputMode="decimal"
-          options={{ valueAsNumber: true }}
+          options={{ setValueAs: typedAmount }}
           required
         />
         <OverTotal total={order.total} typed={form.watch('amountReceivedNaira')} />

@@ -105,8 +105,8 @@ export const confirmPaymentSchema = z.object({
   bankReference: z
     .string({ error: "The transfer's reference on the bank statement is required" })
     .trim()
-    .min(3, 'At least 3 characters')
-    .max(60, 'At most 60 characters'),
+    .min(3, "The transfer's reference needs at least 3 characters, as the bank statement shows it")
+    .max(60, "The transfer's reference is at most 60 characters"),
 });
 export const shipOrderSchema = z.object({
   version,

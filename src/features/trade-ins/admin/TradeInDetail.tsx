@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import type { DefaultValues, UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
-import { formatNaira, nairaToKobo, plainNaira } from '../../../lib/money.ts';
+import { formatNaira, nairaToKobo, plainNaira, typedAmount } from '../../../lib/money.ts';
 import { formatLagosTime } from '../../../lib/time.ts';
 import { categoryLabel } from '../../catalogue/categories.ts';
 import { BATTERY_HEALTH_LABELS, CONDITION_QUESTIONS, type ConditionQuestion, type TradeInView } from '../trade-in.ts';
@@ -312,11 +312,8 @@ const TRADE_IN_MOVES: Record<AdminTradeInMove, Move<Detail>> = {
           name="offerNaira"
           id="trade-in-offer"
           label="Offer (₦, naira)"
-          type="number"
-          step="0.01"
-          min="0"
           inputMode="decimal"
-          options={{ valueAsNumber: true }}
+          options={{ setValueAs: typedAmount }}
           required
         />
         {t.want.kind === 'swap' && <LiveDifference price={t.want.price} typed={form.watch('offerNaira')} />}
