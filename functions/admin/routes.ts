@@ -1,5 +1,6 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { requireAdmin, sameOriginOnly, type SignedInEnv } from '../accounts/session.ts';
+import { ADMIN_AUDIT_BASE, adminAuditRoute } from './audit-routes.ts';
 import { ADMIN_DASHBOARD_BASE, adminDashboardRoute } from './dashboard-routes.ts';
 import { ADMIN_IMAGES_BASE, adminImagesRoute } from '../catalogue/admin-image-routes.ts';
 import { ADMIN_ORDERS_BASE, adminOrdersRoute } from '../orders/admin-routes.ts';
@@ -37,6 +38,7 @@ export const adminRoute = new Hono<SignedInEnv>()
   .use('*', requireAdmin())
   .use('*', sameOriginWrites)
   .route(below(ADMIN_DASHBOARD_BASE), adminDashboardRoute)
+  .route(below(ADMIN_AUDIT_BASE), adminAuditRoute)
   .route(below(ADMIN_ORDERS_BASE), adminOrdersRoute)
   .route(below(ADMIN_PRODUCTS_BASE), adminProductsRoute)
   .route(below(ADMIN_IMAGES_BASE), adminImagesRoute)

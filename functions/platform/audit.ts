@@ -1,4 +1,5 @@
-import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm';
+import type { AuditLog } from '../../src/features/admin/admin-api.ts';
 import type { AuditEntry } from '../../src/features/admin/admin-contract.ts';
 import type { Db } from './db.ts';
 import { adminAudit, type AuditEntity, type UserRow } from './schema.ts';
@@ -60,4 +61,35 @@ export async function auditTrail(db: Db, entity: AuditEntity, entityId: string, 
     action: row.action,
     changes: row.changes,
   }));
+}
+
+/** The audit log's page size. */
+export const AUDIT_LOG_PAGE_SIZE = 50;
+
+/** Every admin's changes to the store (or to one kind of thing), newest first, a page at a time. */
+export async function auditLog(db: Db, { entity, page }: { entity?: AuditEntity | undefined; page: number }): Promise<AuditLog> {
+  const where = entity ? eq(adminAudit.entity, entity) : undefined;
+  const [rows, [total]] = await db.batch([
+    db
+      .select()
+      .from(adminAudit)
+      .where(where)
+      .orderBy(desc(adminAudit.id))
+      .limit(AUDIT_LOG_PAGE_SIZE)
+      .offset((page - 1) * AUDIT_LOG_PAGE_SIZE),
+    db.select({ n: count() }).from(adminAudit).where(where),
+  ]);
+  return {
+    entries: rows.map((row) => ({
+      at: row.createdAt.toISOString(),
+      by: row.actorEmail,
+      action: row.action,
+      changes: row.changes,
+      entity: row.entity,
+      entityId: row.entityId,
+    })),
+    page,
+    pageSize: AUDIT_LOG_PAGE_SIZE,
+    total: total?.n ?? 0,
+  };
 }

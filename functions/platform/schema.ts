@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { ROLES, THEMES } from '../../src/features/account/account-values.ts';
+import { AUDIT_ENTITIES, type AuditEntity } from '../../src/features/admin/admin-contract.ts';
 import { DELIVERY_METHODS } from '../../src/features/orders/delivery.ts';
 import { ORDER_ACTORS, ORDER_STATUSES } from '../../src/features/orders/order-status.ts';
 import { BATTERY_HEALTH } from '../../src/features/trade-ins/trade-in.ts';
@@ -517,8 +518,7 @@ export const reviews = sqliteTable(
 export type UserRow = typeof users.$inferSelect;
 export type ReviewRow = typeof reviews.$inferSelect;
 
-export const AUDIT_ENTITIES = ['product', 'order', 'subscriber', 'trade_in', 'payment', 'image'] as const;
-export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
+export { AUDIT_ENTITIES, type AuditEntity };
 
 /**
  * Every change an admin makes (a product saved or deleted, an order moved, a subscriber

@@ -68,6 +68,7 @@ async function versionOf(admin: Browser, number: string): Promise<string> {
 /** For each route (`METHOD /api/admin/...`): how to build a request an admin may make. */
 const VALID: Record<string, (admin: Browser) => Promise<Request>> = {
   [key(adminApi.dashboard)]: async () => ({}),
+  [key(adminApi.audit)]: async () => ({}),
   [key(adminApi.orders)]: async () => ({}),
   [key(adminApi.order)]: async () => ({ params: { number: (await placeOrder()).order.number } }),
   [key(adminApi.confirmPayment)]: async (admin) => {

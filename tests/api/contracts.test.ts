@@ -277,6 +277,7 @@ describe('API contracts', () => {
     const { browser } = await signedInAdmin();
 
     await answer(adminApi.dashboard, await browser.get(path(adminApi.dashboard)));
+    await answer(adminApi.audit, await browser.get(`${path(adminApi.audit)}?entity=order&page=1`));
     await answer(adminApi.orders, await browser.get(`${path(adminApi.orders)}?status=awaiting_payment`));
     const placed = await placeOrder();
     const number = { number: placed.order.number };

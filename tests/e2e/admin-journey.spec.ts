@@ -572,4 +572,14 @@ test('a shopper subscribes in the footer; the admin finds the address and export
   expect(row, `${email} in the export`).toMatch(
     /,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z,https?:\/\/\S+\/newsletter\/unsubscribe\?token=\S+$/,
   );
+
+  // The export is personal data leaving the store: the audit log says who took it, with how many people.
+  await page.getByRole('link', { name: 'Audit log' }).click();
+  await page.getByLabel('Show').selectOption('subscriber');
+  await expect(page).toHaveURL(/tab=audit&kind=subscriber/);
+  const exportRow = page.getByRole('table', { name: "Admins' changes" }).getByRole('row').nth(1);
+  await expect(exportRow).toContainText(ADMIN.email);
+  await expect(exportRow).toContainText(/Subscriber list subscribers-\d{4}-\d{2}-\d{2}\.csv/);
+  const people = rows.slice(1).filter(Boolean).length;
+  await expect(exportRow).toContainText(`people: — → ${people}`);
 });

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { ADMIN_TABS, type AdminRoute, adminHref, parseAdminRoute } from './admin-route.ts';
 import { AdminLink, type AdminRouter, RouterContext } from './admin-router.tsx';
 import { Dashboard } from './Dashboard.tsx';
+import { AuditScreen } from './AuditScreen.tsx';
 import { OrdersScreen } from '../orders/admin/OrdersScreen.tsx';
 import { ProductsScreen } from '../catalogue/admin/ProductsScreen.tsx';
 import { SubscribersScreen } from '../newsletter/admin/SubscribersScreen.tsx';
@@ -37,6 +38,7 @@ export default function AdminConsole() {
           {route.tab === 'trade-ins' && <TradeInsScreen route={route} />}
           {route.tab === 'subscribers' && <SubscribersScreen route={route} />}
           {route.tab === 'payments' && <PaymentsScreen route={route} />}
+          {route.tab === 'audit' && <AuditScreen route={route} />}
         </div>
       </div>
     </RouterContext.Provider>

@@ -70,7 +70,7 @@ export function StatusHistory<S extends string>({
 /** Audit fields the Worker records in kobo (an order's payment, a trade-in's offer); a product's prices are recorded in naira, as typed (`…Naira`). */
 const KOBO_FIELDS = new Set(['paymentReceived', 'offer']);
 
-function shown(field: string, value: unknown): string {
+export function shown(field: string, value: unknown): string {
   if (value === null || value === undefined || value === '') return '—';
   if (typeof value === 'number' && KOBO_FIELDS.has(field)) return formatNaira(value);
   // A product's price as the form took it (`priceNaira`): whole naira, shown as every amount is.

@@ -5,7 +5,7 @@ import { adminSubscriberApi } from '../newsletter/admin/admin-subscriber-api.ts'
 import { adminPaymentApi } from '../payments/admin/admin-payment-api.ts';
 import { adminOrderApi, adminOrderSummarySchema } from '../orders/admin/admin-order-api.ts';
 import { adminTradeInApi } from '../trade-ins/admin/admin-trade-in-api.ts';
-import { count, instant, kobo } from './admin-contract.ts';
+import { AUDIT_ENTITIES, auditEntrySchema, count, instant, kobo, page, paging } from './admin-contract.ts';
 
 /**
  * The admin's own contract (the dashboard), and `adminApi`: every admin endpoint in one object,
@@ -36,9 +36,24 @@ export const adminDashboardApi = {
   dashboard: endpoint({ method: 'GET', path: '/api/admin/dashboard', response: dashboardSchema }),
 };
 
+/** The store-wide audit log's query: one kind of thing (all when absent), and the page. */
+export const auditQuerySchema = z.object({ entity: z.enum(AUDIT_ENTITIES, { error: 'Unknown kind' }).optional(), page });
+export const auditLogSchema = z.object({
+  /** Newest first: each change with what it was made to (a product's id, an order's number, an exported file's name…). */
+  entries: z.array(auditEntrySchema.extend({ entity: z.enum(AUDIT_ENTITIES), entityId: z.string() })),
+  ...paging,
+});
+export type AuditLog = z.infer<typeof auditLogSchema>;
+
+export const adminAuditApi = {
+  /** Every admin's every change, the whole store's: what no one screen shows (exports, uploads) too. */
+  audit: endpoint({ method: 'GET', path: '/api/admin/audit', response: auditLogSchema }),
+};
+
 /** Every admin endpoint (src/lib/api-contract.ts). */
 export const adminApi = {
   ...adminDashboardApi,
+  ...adminAuditApi,
   ...adminOrderApi,
   ...adminProductApi,
   ...adminTradeInApi,

@@ -17,6 +17,10 @@ export const search = z.string().trim().max(100, 'Search for at most 100 charact
 /** A list's page: which one, how many per page, and how many there are in all. */
 export const paging = { page: z.number().int().positive(), pageSize: z.number().int().positive(), total: count };
 
+/** What the audit trail records admins' changes to (admin_audit.entity). */
+export const AUDIT_ENTITIES = ['product', 'order', 'subscriber', 'trade_in', 'payment', 'image'] as const;
+export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
+
 /**
  * One entry of the audit trail: an admin's change to a product, an order or a subscriber.
  * `changes` maps each changed field to what it was and what it became.

@@ -53,3 +53,15 @@ describe('admin route: payments', () => {
     expect(adminHref(route)).toBe(`/admin${search}`);
   });
 });
+
+describe('admin route: audit log', () => {
+  it('has an Audit log tab filtered by kind, written back the same, asking the endpoint for the kind and page', () => {
+    expect(ADMIN_TABS.find((t) => t.id === 'audit')?.label).toBe('Audit log');
+    expect(parseAdminRoute('?tab=audit&kind=users').auditEntity).toBeUndefined();
+    const search = '?tab=audit&page=3&kind=image';
+    const route = parseAdminRoute(search);
+    expect(route).toEqual({ tab: 'audit', page: 3, auditEntity: 'image' });
+    expect(adminHref(route)).toBe(`/admin${search}`);
+    expect(listQuery(route).toString()).toBe('entity=image&page=3');
+  });
+});

@@ -1,11 +1,12 @@
 import { CATEGORY_IDS, type CategoryId } from '../catalogue/categories.ts';
+import { AUDIT_ENTITIES, type AuditEntity } from './admin-contract.ts';
 import { ORDER_STATUSES, type OrderStatus } from '../orders/order-status.ts';
 import { TRADE_IN_STATUSES, type TradeInStatus } from '../trade-ins/trade-in-status.ts';
 
 /**
  * Where the admin is, kept in the address so a reload, a shared link and Back all work:
  * `/admin?tab=orders&status=payment_reported&q=…&order=GTS-…`, `?tab=products&edit=<id>|new`,
- * `?tab=trade-ins&status=new&q=…&tradeIn=TRD-…`, `?tab=subscribers`, `?tab=payments&view=all`. Pure: parsed from and written to a query string.
+ * `?tab=trade-ins&status=new&q=…&tradeIn=TRD-…`, `?tab=subscribers`, `?tab=payments&view=all`, `?tab=audit&kind=image`. Pure: parsed from and written to a query string.
  */
 export const ADMIN_TABS = [
   { id: 'dashboard', label: 'Dashboard' },
@@ -14,6 +15,7 @@ export const ADMIN_TABS = [
   { id: 'trade-ins', label: 'Trade-ins' },
   { id: 'subscribers', label: 'Subscribers' },
   { id: 'payments', label: 'Payments' },
+  { id: 'audit', label: 'Audit log' },
 ] as const;
 export type AdminTab = (typeof ADMIN_TABS)[number]['id'];
 
@@ -39,6 +41,8 @@ export interface AdminRoute {
   archived?: boolean;
   /** Payments: every one instead of those waiting for a person. */
   paymentsView?: 'all';
+  /** Audit log: one kind of thing (`kind` in the address). */
+  auditEntity?: AuditEntity;
 }
 
 export const ADMIN_PATH = '/admin';
@@ -47,6 +51,7 @@ const isTab = (value: string | null): value is AdminTab => ADMIN_TABS.some((t) =
 const isStatus = (value: string | null): value is OrderStatus => ORDER_STATUSES.some((s) => s === value);
 const isTradeInStatus = (value: string | null): value is TradeInStatus => TRADE_IN_STATUSES.some((s) => s === value);
 const isCategory = (value: string | null): value is CategoryId => CATEGORY_IDS.some((c) => c === value);
+const isAuditEntity = (value: string | null): value is AuditEntity => AUDIT_ENTITIES.some((e) => e === value);
 
 function text(value: string | null, max = 100): string | undefined {
   const trimmed = value?.trim().slice(0, max);
@@ -97,6 +102,10 @@ export function parseAdminRoute(search: string): AdminRoute {
       return { tab, q, page };
     case 'payments':
       return { tab, page, paymentsView: params.get('view') === 'all' ? 'all' : undefined };
+    case 'audit': {
+      const kind = params.get('kind');
+      return { tab, page, auditEntity: isAuditEntity(kind) ? kind : undefined };
+    }
   }
 }
 
@@ -114,6 +123,7 @@ export function adminHref(route: AdminRoute): string {
   if (route.tradeIn) params.set('tradeIn', route.tradeIn);
   if (route.edit) params.set('edit', route.edit);
   if (route.paymentsView) params.set('view', route.paymentsView);
+  if (route.auditEntity) params.set('kind', route.auditEntity);
   const search = params.toString();
   return search ? `${ADMIN_PATH}?${search}` : ADMIN_PATH;
 }
@@ -126,6 +136,7 @@ export function listQuery(route: AdminRoute): URLSearchParams {
   if (route.category) query.set('category', route.category);
   if (route.archived) query.set('archived', 'true');
   if (route.q) query.set('q', route.q);
+  if (route.auditEntity) query.set('entity', route.auditEntity);
   if (route.page && route.page > 1) query.set('page', String(route.page));
   return query;
 }
