@@ -3,7 +3,7 @@ import { CredentialsSignin } from '@auth/core/errors';
 import Credentials from '@auth/core/providers/credentials';
 import Google, { type GoogleProfile } from '@auth/core/providers/google';
 import { DrizzleAdapter } from '@auth/drizzle-adapter';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { signInSchema } from '../../src/features/account/account-api.ts';
 import { firstProofStatements, markVerifiedStatements } from './links.ts';
@@ -155,7 +155,10 @@ export function authConfig<E extends AppEnv>(c: Context<E>, { checkedUser }: { c
         }
         return true;
       },
-      async jwt({ token, user }) {
+      async jwt({ token, user, account, profile }) {
+        // Belt and braces for Google (withoutEndedSession() in auth-routes.ts keeps ended sessions
+        // out): a Google identity only ever signs in to the account of the address it vouches for.
+        if (account?.provider === 'google' && user && googleEmail(profile) !== user.email) return null;
         if (user) {
           // Sign-in: a new session row at the version the password was checked against, or for
           // Google (whose signIn callback above may have just moved it) the user's version now.
@@ -179,15 +182,29 @@ export function authConfig<E extends AppEnv>(c: Context<E>, { checkedUser }: { c
         if (typeof token?.sub === 'string' && typeof token.sid === 'string') await endSession(db, token.sub, token.sid);
       },
       async linkAccount({ user, account, profile }) {
-        // Google vouched for the address: it is verified, and its guest orders join the account.
-        // Only the address Google named: the account's own is proven by nothing else here.
+        if (account.provider !== 'google' || !user.id) return;
         const google = profile as { emailVerified?: unknown; email?: unknown };
-        if (account.provider !== 'google' || !google.emailVerified || !user.id || !user.email || google.email !== user.email)
+        if (google.email !== user.email) {
+          // Linked to an account of another address (it cannot be, past the signIn callback and
+          // withoutEndedSession(); if it ever is): undone at once, and the jwt callback starts no session.
+          await db
+            .delete(accounts)
+            .where(and(eq(accounts.provider, account.provider), eq(accounts.providerAccountId, account.providerAccountId)));
           return;
+        }
+        // Google vouched for the address: it is verified, and its guest orders join the account.
+        if (!google.emailVerified || !user.email) return;
         await db.batch([...markVerifiedStatements(db, user.id, user.email)]);
       },
     },
   };
+}
+
+/** The address a Google profile names, as the store keeps addresses (lower-cased). */
+function googleEmail(profile: unknown): string {
+  return String((profile as { email?: unknown } | undefined)?.email ?? '')
+    .trim()
+    .toLowerCase();
 }
 
 async function sessionVersionOf<E extends AppEnv>(c: Context<E>, userId: string): Promise<number> {

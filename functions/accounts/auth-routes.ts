@@ -40,18 +40,31 @@ export const authRoute = createRouter().on(['GET', 'POST'], '/*', async (c) => {
 /**
  * Auth.js trusts any session cookie it can decrypt: at a Google callback it would link the
  * Google identity to that cookie's user even after the session was ended (signed out, or
- * ended by the address's first proof), letting a stale cookie re-enter the account. A cookie
- * that is not a current session is taken out of the request before Auth.js sees it.
+ * ended by the address's first proof, a reset), letting a stale cookie re-enter the account. A
+ * cookie that is not a current session, under any name Auth.js would read as one, is taken out
+ * of the request before Auth.js sees it.
  */
 async function withoutEndedSession(c: Context<AppEnv>): Promise<Request> {
   const name = sessionCookieName(isSecureRequest(c));
   const cookies = (c.req.header('cookie') ?? '').split(';').map((pair) => pair.trim());
-  const isSession = (pair: string) => pair.startsWith(`${name}=`) || pair.startsWith(`${name}.`);
-  if (!cookies.some(isSession) || (await sessionUser(c))) return c.req.raw;
+  // As loosely as Auth.js reads them (it trims names and takes any name that starts with the
+  // session cookie's as a chunk of it: `authjs.session-token =`, `authjs.session-tokenX=`), with
+  // the other scheme's name too; only the exact name (or its `.0`, `.1` chunks) of a current
+  // session is kept.
+  const nameOf = (pair: string) => pair.split('=', 1)[0]!.trim();
+  const isSession = (pair: string) => SESSION_NAMES.some((n) => nameOf(pair).startsWith(n));
+  const exact = new RegExp(`^${name.replaceAll('.', '\\.')}(\\.\\d+)?=`);
+  if (!cookies.some(isSession)) return c.req.raw;
+  const current = Boolean(await sessionUser(c));
+  const kept = cookies.filter((pair) => pair && (!isSession(pair) || (current && exact.test(pair))));
+  if (kept.length === cookies.filter(Boolean).length) return c.req.raw;
   const headers = new Headers(c.req.raw.headers);
-  headers.set('cookie', cookies.filter((pair) => pair && !isSession(pair)).join('; '));
+  headers.set('cookie', kept.join('; '));
   return new Request(c.req.raw, { headers });
 }
+
+/** Both schemes' session cookie names (`__Secure-` over https). */
+const SESSION_NAMES = [sessionCookieName(true), sessionCookieName(false)];
 
 /** TESTS ONLY: the stand-in for Google's authorize page (functions/accounts/google-standin.ts); 404 unless AUTH_GOOGLE_STANDIN=true. */
 export const googleStandinRoute = createRouter().get('/authorize', standinAuthorize);

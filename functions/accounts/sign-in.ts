@@ -63,12 +63,16 @@ export async function signInWithPassword<E extends AppEnv>(c: Context<E>, email:
   );
   const cookieName = sessionCookieName(isSecureRequest(c));
   if (!cookiesOf(response).get(cookieName)) throw new ApiError(401, 'invalid_credentials', INVALID_CREDENTIALS_MESSAGE);
+  const [user] = await c.var.db.select().from(users).where(eq(users.id, check.user.id));
+  // A reset, a claim or a sign-out-everywhere landed while the password was being checked: the
+  // session just made is not current (startSession), and neither a 200 nor this browser's trust
+  // is due to a password that may no longer be the account's.
+  if (!user || user.sessionVersion !== check.user.sessionVersion)
+    throw new ApiError(401, 'invalid_credentials', 'Please sign in again.');
   // Pass on Auth.js's session cookie as it set it (name, value and flags).
   for (const header of response.headers.getSetCookie()) {
     if (header.startsWith(`${cookieName}=`)) c.header('set-cookie', header, { append: true });
   }
-  const [user] = await c.var.db.select().from(users).where(eq(users.id, check.user.id));
-  if (!user) throw new ApiError(401, 'invalid_credentials', 'Please sign in again.');
   // This browser proved the address: its later sign-ins are counted apart from strangers'.
   await trustDevice(c, user);
   return user;

@@ -40,6 +40,12 @@ describe('money', () => {
     expect(hasAtMostTwoDecimals(10.25)).toBe(true);
     expect(hasAtMostTwoDecimals(10.255)).toBe(false);
     expect(hasAtMostTwoDecimals(Number.NaN)).toBe(false);
+    // Within a millionth of a kobo is still not two decimals: it would round to another amount.
+    expect(hasAtMostTwoDecimals(850_499.999999999)).toBe(false);
+    expect(hasAtMostTwoDecimals(1299.99)).toBe(true);
+    expect(hasAtMostTwoDecimals(1e-7)).toBe(false);
+    // Every kobo amount, as naira, passes.
+    fc.assert(fc.property(fc.integer({ min: -10_000_000_000, max: 10_000_000_000 }), (k) => hasAtMostTwoDecimals(k / 100)));
   });
 
   it('writes plain digits for banking apps and schema.org prices', () => {

@@ -48,9 +48,13 @@ export function plainNaira(kobo: Kobo): string {
   return rest === 0 ? `${sign}${whole}` : `${sign}${whole}.${String(rest).padStart(2, '0')}`;
 }
 
-/** True when the number has no more than two decimal places (a valid naira amount). */
+/**
+ * True when the number has no more than two decimal places (a valid naira amount), read from its
+ * shortest decimal form, which is how it was typed or sent: 1299.99 is, 850499.999999999 is not
+ * (a tolerance on n × 100 let that one round up to a whole ₦850,500).
+ */
 export function hasAtMostTwoDecimals(n: number): boolean {
-  return Number.isFinite(n) && Math.abs(Math.round(n * 100) - n * 100) < 1e-6;
+  return Number.isFinite(n) && /^-?\d+(\.\d{1,2})?$/.test(String(n));
 }
 
 /**

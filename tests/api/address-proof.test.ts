@@ -348,6 +348,47 @@ describe('a session ended by the proof', () => {
   });
 });
 
+describe('an ended session cookie under a name Auth.js reads as one', () => {
+  it.each([
+    ['a space before its =', 'authjs.session-token '],
+    ['a suffix', 'authjs.session-tokenX'],
+    ['a chunk number', 'authjs.session-token.0'],
+  ])('(%s) cannot link the attacker’s own Google identity to the account after a reset', async (_, name) => {
+    const email = newEmail('victim');
+    const owner = new Browser();
+    const userId = await signedInUser(owner, email, VICTIM_PASSWORD);
+    expect((await owner.post('/account/verify-email', { token: await linkToken(email, 'verify') })).status).toBe(200);
+    const guest = await guestOrder(email);
+    // The thief signs in with the owner's password and keeps the cookie; the owner then resets.
+    const thief = new Browser();
+    expect((await thief.post('/account/sign-in', { email, password: VICTIM_PASSWORD })).status).toBe(200);
+    const stolen = thief.sessionCookie()!;
+    expect((await new Browser().post('/account/forgot-password', { email })).status).toBe(202);
+    const reset = await new Browser().post('/account/reset-password', {
+      token: await linkToken(email, 'reset'),
+      password: 'the owner’s new passphrase',
+    });
+    expect(reset.status).toBe(200);
+    expect((await thief.session()).user).toBeNull();
+
+    // The dead cookie, renamed, at the thief's own Google sign-in.
+    const stale = new Browser(undefined, STANDIN);
+    stale.cookies.set(name, stolen);
+    const theirs = newEmail('thief');
+    const landed = await googleSignIn(stale, { email: theirs, verified: true });
+    expect(landed.pathname).toBe('/profile');
+    stale.cookies.delete(name);
+    expect((await stale.session()).user?.email).toBe(theirs);
+    expect(await googleAccounts(userId)).toBe(0);
+    expect(await orderNumbers(stale)).toEqual([]);
+    // Their Google account, from a fresh browser, is theirs alone.
+    const again = new Browser(undefined, STANDIN);
+    await googleSignIn(again, { email: theirs, verified: true });
+    expect((await again.session()).user?.email).toBe(theirs);
+    expect(await orderNumbers(again)).not.toContain(guest.order.number);
+  });
+});
+
 describe('signing up with an address that has an unproven account', () => {
   it('e-mails the address a way to claim it (a reset link), with the same answer as for a new address', async () => {
     const email = newEmail('victim');

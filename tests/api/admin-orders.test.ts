@@ -496,6 +496,13 @@ describe('POST /api/admin/orders/:number/…', () => {
       bankReference: 'SUBKOBO-001',
     });
     expect(response.status).toBe(400);
+    // However small the fraction: a hair under the total is not rounded up to it.
+    const hair = await move(placed.order.number, 'confirm-payment', {
+      version,
+      amountReceivedNaira: naira(placed.order.total) - 0.000000001,
+      bankReference: 'SUBKOBO-002',
+    });
+    expect(hair.status).toBe(400);
     expect((await response.json<ErrorJson>()).error.issues).toEqual([
       expect.objectContaining({ field: 'amountReceivedNaira', message: 'At most two decimals (kobo)' }),
     ]);
