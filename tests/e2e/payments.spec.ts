@@ -175,7 +175,7 @@ test('/track turns paid by itself while it is open, after a part payment shows w
   await expect(found).not.toContainText('Payment due');
 });
 
-test('a part that arrives after I Have Made Payment: /track says what arrived and what is still to pay, not "you told us you paid"', async ({
+test('a part that arrives after I Have Made Payment: /cart and /track say what arrived and what is still to pay, not "you told us you paid"', async ({
   page,
 }) => {
   const email = `reported-part-${Date.now()}@example.com`;
@@ -183,6 +183,12 @@ test('a part that arrives after I Have Made Payment: /track says what arrived an
   await checkout(page).getByRole('button', { name: 'I Have Made Payment' }).click();
   await expect(checkout(page)).toBeHidden({ timeout: 10_000 });
   expect((await pay(page, number, 1_600_000)).webhook).toMatchObject({ outcome: 'part' });
+
+  // /cart's notice asks for what is still to pay, not the whole total again.
+  await page.goto('/cart');
+  const last = page.getByTestId('last-order');
+  await expect(last).toContainText('Still to pay: ₦50,000 (₦16,000 of it has arrived).');
+  await expect(last).not.toContainText('Amount: ₦66,000');
 
   await page.goto(`/track?order=${number}`);
   await islandsHydrated(page);

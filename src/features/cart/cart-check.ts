@@ -1,5 +1,16 @@
 import { endpoint } from '../../lib/api-contract.ts';
-import { array, boolean, type Infer, int, nullable, object, oneOf, optional, string } from '../../lib/light-schema.ts';
+import {
+  array,
+  boolean,
+  type Infer,
+  int,
+  nullable,
+  object,
+  oneOf,
+  optional,
+  string,
+  withDefault,
+} from '../../lib/light-schema.ts';
 import { ORDER_STATUSES } from '../orders/order-status.ts';
 import type { OrderLineRequest } from '../orders/checkout.ts';
 import type { LineProblem } from '../orders/pricing.ts';
@@ -50,7 +61,17 @@ export const cartCheckApi = {
         expiresAt: string(),
         total: int({ min: 0 }),
         deliveryMethod: oneOf(['delivery', 'pickup']),
-        payment: nullable(object({ bankName: string(), accountName: string(), accountNumber: string(), ownAccount: boolean() })),
+        payment: nullable(
+          object({
+            bankName: string(),
+            accountName: string(),
+            accountNumber: string(),
+            ownAccount: boolean(),
+            /** What is still to pay, and what arrived already (a part payment). */
+            amount: int({ min: 0 }),
+            received: withDefault(int({ min: 0 }), 0),
+          }),
+        ),
       }),
     }),
   }),

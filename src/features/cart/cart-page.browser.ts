@@ -460,16 +460,30 @@ async function settleLastOrder(view: HTMLElement, order: NonNullable<ReturnType<
     for (let ask = 0; ask === 0 || view.isConnected; ask++) {
       if (ask > 0) await new Promise((resolve) => setTimeout(resolve, everyMs));
       if (ask > 0 && (!view.isConnected || document.visibilityState === 'hidden')) continue;
-      const status = (await askOwnOrder(ref).catch(() => null))?.order.status;
+      const answer = await askOwnOrder(ref).catch(() => null);
+      const status = answer?.order.status;
       if (status && !showsPaymentDetails(status)) {
         showSettled(view, status);
         view.dataset.watch = 'settled';
         return;
       }
+      if (answer?.order.payment) showStillToPay(view, answer.order.payment);
     }
   } finally {
     if (view.dataset.watch === 'on') view.dataset.watch = 'off';
   }
+}
+
+/**
+ * A part of the transfer arrived: the notice asks for what is still to pay, and says what came
+ * (the amount kept from the checkout is the whole total, which would be sent twice).
+ */
+function showStillToPay(view: HTMLElement, payment: { amount: number; received: number }) {
+  if (payment.received <= 0) return;
+  for (const element of view.querySelectorAll('[data-last="amount-label"]')) element.textContent = 'Still to pay';
+  for (const element of view.querySelectorAll('[data-last="total"]')) element.textContent = formatNaira(payment.amount);
+  for (const element of view.querySelectorAll('[data-last="received"]'))
+    element.textContent = ` (${formatNaira(payment.received)} of it has arrived)`;
 }
 
 /** The notice once the order no longer waits for a transfer: where it stands, in its heading too. */
