@@ -7,7 +7,6 @@ import {
   MAX_LINE_QUANTITY,
   MAX_UNITS_PER_PRODUCT,
   mostPerOrder,
-  perOrderText,
   parseStoredCart,
   removeItem,
   setQuantity,
@@ -90,14 +89,6 @@ describe('cart rules', () => {
     expect([1, 2, 3, 7].map((stock) => mostPerOrder(stock, 1))).toEqual([1, 2, 3, 5]);
     // 0.3 of 10 is 3, not 2 (floating point puts it just under).
     expect(mostPerOrder(10, 0.3)).toBe(3);
-  });
-
-  it('says why when the share, not the stock or the per-order limit, is what limits an order', () => {
-    expect(perOrderText(1)).toBe('Up to 1 per order');
-    expect(perOrderText(3)).toBe('Up to 1 per order while so few are left');
-    expect(perOrderText(9)).toBe('Up to 4 per order while so few are left');
-    expect(perOrderText(10)).toBe('Up to 5 per order');
-    expect(perOrderText(0)).toBe('Up to 1 per order');
   });
 
   it('counts items and sums the subtotal in kobo', () => {

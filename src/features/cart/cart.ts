@@ -39,16 +39,6 @@ export function mostPerOrder(stock: number, share = UNPAID_SHARE_PER_PRODUCT): n
   return Math.min(stock, MAX_LINE_QUANTITY, Math.max(1, Math.floor(share * stock + 0.000001)));
 }
 
-/**
- * What the product page says of mostPerOrder(): "Up to 5 per order", and when the share held for
- * unpaid orders is what limits it (few left, but more than it allows), why: a shopper seeing 3 in
- * stock and "Up to 1" otherwise has no reason for it.
- */
-export function perOrderText(stock: number): string {
-  const most = Math.max(1, mostPerOrder(stock));
-  return most < Math.min(stock, MAX_LINE_QUANTITY) ? `Up to ${most} per order while so few are left` : `Up to ${most} per order`;
-}
-
 export const cartItemSchema = object({
   id: string({ min: 1 }),
   name: string({ min: 1 }),

@@ -1,6 +1,5 @@
 import { Minus, Plus, ShoppingCart } from 'lucide-react';
 import { formatNaira } from '../../lib/money.ts';
-import { perOrderText } from '../cart/cart.ts';
 import { categoryLabel } from './categories.ts';
 import type { Product } from './product.ts';
 import {
@@ -10,6 +9,7 @@ import {
   productSale,
   sellingUnit,
   stockClass,
+  perOrderText,
   stockText,
   variantOptionText,
 } from './product-choice.ts';

@@ -3,6 +3,7 @@ import {
   forShoppers,
   initialVariant,
   parseQuantity,
+  perOrderText,
   productSale,
   productSaleSchema,
   SHOPPER_STOCK_CAP,
@@ -117,5 +118,18 @@ describe('variant prices', () => {
     expect(hasPriceRange(iphone)).toBe(true);
     expect(hasPriceRange({ price: 5, variants: [v('black', 5, 1), v('white', 5, 1)] })).toBe(false);
     expect(sellingUnit({ ...iphone, variants: [] }, '')).toEqual({ price: 134_900_000, stock: 14, image: iphone.image });
+  });
+});
+
+describe("the product page's per-order line", () => {
+  it('says why beside "Only N left" when the share, not the stock or the per-order limit, is what limits an order', () => {
+    expect(perOrderText(1)).toBe('Up to 1 per order');
+    expect(perOrderText(3)).toBe('Up to 1 per order while so few are left');
+    expect(perOrderText(5)).toBe('Up to 2 per order while so few are left');
+    // Beside "In stock" no "so few": 9 units, of which 4 may wait unpaid in one order.
+    expect(stockText(9)).toBe('In stock');
+    expect(perOrderText(9)).toBe('Up to 4 per order');
+    expect(perOrderText(10)).toBe('Up to 5 per order');
+    expect(perOrderText(0)).toBe('Up to 1 per order');
   });
 });

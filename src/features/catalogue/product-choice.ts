@@ -2,7 +2,7 @@
 // schema in the browser brings zod's ~17 KB core with it (src/lib/light-schema.ts).
 import { array, type Infer, int, nullable, object, string } from '../../lib/light-schema.ts';
 import { formatNaira } from '../../lib/money.ts';
-import { MAX_UNITS_PER_PRODUCT, UNPAID_SHARE_PER_PRODUCT } from '../cart/cart.ts';
+import { MAX_LINE_QUANTITY, MAX_UNITS_PER_PRODUCT, mostPerOrder, UNPAID_SHARE_PER_PRODUCT } from '../cart/cart.ts';
 import type { Product } from './product.ts';
 
 /** A product (or variant) can be bought while it has stock. */
@@ -116,13 +116,28 @@ export function addButtonName(productName: string, variantLabel: string | undefi
 /** What the page says of the units left. */
 export function stockText(stock: number): string {
   if (!isInStock(stock)) return 'Out of stock';
-  return stock <= 5 ? `Only ${stock} left in stock` : 'In stock';
+  return stock <= LOW_STOCK ? `Only ${stock} left in stock` : 'In stock';
 }
+
+/** At or below this many, the page says "Only N left in stock". */
+const LOW_STOCK = 5;
 
 /** The stock line's look: plenty, a few left, none. */
 export function stockClass(stock: number): 'muted' | 'stock-low' | 'stock-out' {
   if (!isInStock(stock)) return 'stock-out';
-  return stock <= 5 ? 'stock-low' : 'muted';
+  return stock <= LOW_STOCK ? 'stock-low' : 'muted';
+}
+
+/**
+ * What the product page says of mostPerOrder(): "Up to 5 per order", and beside "Only 3 left in
+ * stock", when the share held for unpaid orders is what limits it, why: a shopper seeing 3 left
+ * and "Up to 1" otherwise has no reason for it.
+ */
+export function perOrderText(stock: number): string {
+  const most = Math.max(1, mostPerOrder(stock));
+  return stock <= LOW_STOCK && most < Math.min(stock, MAX_LINE_QUANTITY)
+    ? `Up to ${most} per order while so few are left`
+    : `Up to ${most} per order`;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { ApiRequestError, callApi } from '../../lib/api-client.browser.ts';
 import { formatNaira } from '../../lib/money.ts';
 import { addProductToCart } from '../cart/add-to-cart.browser.ts';
-import { mostPerOrder, perOrderText } from '../cart/cart.ts';
+import { mostPerOrder } from '../cart/cart.ts';
 import { onReconnect } from '../pwa/connection.browser.ts';
 import {
   addButtonName,
@@ -12,6 +12,7 @@ import {
   productSaleSchema,
   sellingUnit,
   stockClass,
+  perOrderText,
   stockText,
   variantOptionText,
 } from './product-choice.ts';
