@@ -177,6 +177,13 @@ test('a used or broken verify link says so', async ({ page, request, baseURL, db
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Confirm e-mail address' }).click();
   await expect(page).toHaveURL(/\/profile$/);
+  // Opened again by the account it confirmed: said so, with the way on, not a sign-in form.
+  await page.goto(link);
+  await expect(statusBanner(page)).toHaveText(`Your e-mail address ${email} is already confirmed.`);
+  await expect(main(page).getByRole('heading', { level: 1 })).toHaveText('E-mail address confirmed');
+  await expect(main(page).getByRole('link', { name: 'Go to your account' })).toBeVisible();
+  // Anyone else: the link is used.
+  await page.context().clearCookies();
   await page.goto(link);
   await expect(alertBanner(page)).toHaveText('This link has expired or was already used. Ask for a new one.');
   await page.goto('/login?verify=nope');

@@ -312,6 +312,13 @@ function login(root: HTMLElement) {
         if (field) field.value = typed;
         return;
       }
+      // A link opened again by the account it confirmed (a second tap in the e-mail): no failure to report.
+      const { user } = await loadSession().catch(() => ({ user: null }));
+      if (user?.emailVerified) {
+        banners.note(`Your e-mail address ${user.email} is already confirmed.`);
+        showSignedIn();
+        return;
+      }
       banners.fail(failureMessage(error));
     }
   }
