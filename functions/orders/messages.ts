@@ -8,7 +8,7 @@ import { compose, greeting, type EmailMessage } from '../platform/email.ts';
 import { oneLine } from '../platform/text.ts';
 
 /** The order e-mails (functions/platform/email.ts makes them): the confirmation, then one per status change. */
-export type OrderEmailKind = 'order_confirmation' | 'order_refund_sent' | `order_status_${OrderStatus}`;
+export type OrderEmailKind = 'order_confirmation' | 'order_refund_sent' | 'order_part_paid' | `order_status_${OrderStatus}`;
 
 function trackUrl(siteUrl: string, order: Pick<OrderView, 'number'>): string {
   return new URL(`/track?order=${encodeURIComponent(order.number)}`, siteUrl).href;
@@ -130,6 +130,29 @@ export function statusChangeEmail(
  * order that had ended): the shopper is told the amount and where it went. The admin's own note
  * stays in the store.
  */
+/**
+ * Part of the transfer arrived (the provider's payment, short of the total): what came, what is
+ * still to pay and by when, so the shopper does not wait for an order that is not paid yet.
+ */
+export function partPaidEmail(
+  order: { number: string; customer: Pick<OrderView['customer'], 'name' | 'email'>; expiresAt: Date },
+  received: number,
+  stillToPay: number,
+  siteUrl: string,
+): EmailMessage<OrderEmailKind> {
+  return compose(
+    'order_part_paid',
+    order.customer.email,
+    `Your GTS order ${order.number}: ${formatNaira(received)} arrived, ${formatNaira(stillToPay)} still to pay`,
+    [
+      greeting(order.customer.name),
+      `${formatNaira(received)} has arrived for order ${order.number}. ${formatNaira(stillToPay)} is still to pay, into the same account, by ${formatLagosTime(order.expiresAt.toISOString())}; if the rest has not arrived by then, the order expires and what you sent is refunded.`,
+      `Your order and where to pay: ${trackUrl(siteUrl, order)}.`,
+      'GTS Electronics',
+    ],
+  );
+}
+
 export function refundSentEmail(
   order: { number: string; customer: Pick<OrderView['customer'], 'name' | 'email'> },
   amount: number,

@@ -6,7 +6,9 @@ import { changeOrderStatus, reloadOrder } from '../orders/move.ts';
 import { lostTheRace } from '../platform/compare-and-set.ts';
 import type { Db } from '../platform/db.ts';
 import { ApiError } from '../platform/errors.ts';
-import { CHECKS, orders, paymentAccounts, providerPayments, type OrderRow } from '../platform/schema.ts';
+import { CHECKS, emailOutbox, orders, paymentAccounts, providerPayments, type OrderRow } from '../platform/schema.ts';
+import { outboxRowFor } from '../platform/outbox.ts';
+import { partPaidEmail } from '../orders/messages.ts';
 import type { ReportedPayment } from './provider.ts';
 import { creditStillThisOrders, isStockShortage, lateRevivalRefusal } from '../orders/late-payment.ts';
 
@@ -166,6 +168,26 @@ async function judge(
   const excess = Math.max(0, paidAfter - order.total);
   const settle = async (outcome: PaymentOutcome, refund: number) => {
     const judged = db.update(providerPayments).set({ outcome, refund }).where(eq(providerPayments.id, paymentId));
+    if (outcome === 'part') {
+      // The shopper hears what arrived and what is still to pay, once: only while this payment
+      // is still unjudged, in the batch that judges it (a redelivery or a second judge writes none).
+      const message = partPaidEmail(
+        { number: order.number, customer: { name: order.customerName, email: order.email }, expiresAt: order.expiresAt },
+        paidAfter,
+        order.total - paidAfter,
+        config.SITE_URL,
+      );
+      await db.batch([
+        db.insert(emailOutbox).select(
+          db
+            .select(outboxRowFor(message, sql<string>`${order.id}`.as('order_id')))
+            .from(providerPayments)
+            .where(and(eq(providerPayments.id, paymentId), eq(providerPayments.outcome, 'pending'))),
+        ),
+        judged,
+      ]);
+      return { outcome, refund };
+    }
     if (outcome !== 'refund') {
       await judged;
       return { outcome, refund };

@@ -16,6 +16,8 @@ import { postJson } from './client.ts';
 import { chargeSuccess as chargeSuccessEvent, sign, unmatchedPayment } from './payment-helpers.ts';
 import { emailsOf, eventsOf, line, makeOverdue, orderRequest, orderRow, setPrice, setStock, stockOf } from './orders-helpers.ts';
 import { envWith } from './with-env.ts';
+import { formatNaira } from '../../src/lib/money.ts';
+import { formatLagosTime } from '../../src/lib/time.ts';
 
 /**
  * Transfers that confirm themselves (decision 023): orders placed with a payment provider get
@@ -322,6 +324,8 @@ describe('the signed webhook', () => {
     // And once more, later: still nothing new.
     expect(await deliver(body)).toMatchObject({ duplicate: true });
     expect(await amountPaid(placed.order.number)).toBe(1_000_000);
+    // The shopper is told of the part once, however many deliveries came.
+    expect((await emailsOf(placed.order.number)).filter((m) => m.subject.includes('still to pay'))).toHaveLength(1);
   });
 
   it('keeps a part payment: the order still waits for the rest, shown to the shopper and the admin; the rest pays it', async () => {
@@ -332,6 +336,15 @@ describe('the signed webhook', () => {
     const view = await shopperView(placed);
     expect(view.status).toBe('awaiting_payment');
     expect(view.payment).toMatchObject({ received: first, amount: placed.order.total - first, due: true });
+    // The shopper hears what arrived, what is still to pay and by when, at the checkout's address.
+    const [, part] = await emailsOf(placed.order.number);
+    expect(part).toMatchObject({
+      recipient: placed.order.customer.email,
+      subject: `Your GTS order ${placed.order.number}: ${formatNaira(first)} arrived, ${formatNaira(placed.order.total - first)} still to pay`,
+    });
+    expect(part!.text).toContain(
+      `${formatNaira(placed.order.total - first)} is still to pay, into the same account, by ${formatLagosTime(placed.order.expiresAt)}`,
+    );
     expect((await orderRow(placed.order.number)).expires_at).toBe(Math.floor(Date.parse(placed.order.expiresAt) / 1000));
 
     expect((await pay(accountNumber, placed.order.total - first)).webhook).toMatchObject({ outcome: 'paid' });
