@@ -200,6 +200,29 @@ test('a part that arrives after I Have Made Payment: /cart and /track say what a
   await expect(found.locator('[data-field="Still to pay"]')).toHaveText('₦50,000');
 });
 
+test('an order paid while /orders is open settles the cart that placed it: the header stops counting its items', async ({
+  page,
+  db,
+}) => {
+  const user = await signedInUser(page, db);
+  const { number } = await orderCharger(page, user.email);
+  await checkout(page).getByRole('button', { name: 'Close checkout' }).click();
+  await page.clock.install();
+  await page.goto('/orders');
+  await islandsHydrated(page);
+  await expect(page.getByRole('link', { name: 'Cart, 1 item' })).toBeVisible();
+  const order = page.getByRole('article', { name: `Order ${number}` });
+  await expect(order.getByRole('heading', { name: 'Payment due' })).toBeVisible();
+
+  expect((await pay(page, number)).webhook).toMatchObject({ outcome: 'paid' });
+  await page.clock.runFor(16_000);
+  await expect(order).toContainText('Paid, being packed');
+  await expect(page.getByRole('link', { name: 'Cart, 0 items' })).toBeVisible();
+  // /cart shows the order it became, not its lines again.
+  await page.goto('/cart');
+  await expect(page.getByTestId('last-order').getByRole('heading', { name: `Order ${number} paid` })).toBeVisible();
+});
+
 test('/orders turns an order paid by itself while it is open', async ({ page, db }) => {
   const user = await signedInUser(page, db);
   const number = await placeOrderAs(page, user, 'anker-735-charger-ganprime-65w');

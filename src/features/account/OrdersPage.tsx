@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { callApi } from '../../lib/api-client.browser.ts';
 import { formatLagosTime } from '../../lib/time.ts';
 import { nextStatus, ownAccount, statusText } from '../orders/order-status.ts';
@@ -11,6 +11,7 @@ import { useLoaded } from '../loaded/use-loaded.browser.ts';
 import { AccountShell } from './AccountShell.tsx';
 import { accountErrorMessage, accountLoadFailed } from './use-account.browser.ts';
 import { useOrderWatch } from '../orders/use-order-watch.browser.ts';
+import { settleCartFor } from '../cart/settle-cart.browser.ts';
 
 /** /orders: the signed-in user's orders, newest first. */
 export default function OrdersPage() {
@@ -28,6 +29,11 @@ function Orders() {
   const { loaded, reload, update } = useLoaded((signal) => callApi(accountApi.orders, { signal }).then((r) => r.orders), {
     errorMessage: accountLoadFailed,
   });
+  // This browser's cart holds the lines of an order paid since (here, or seen turning paid):
+  // settled as /cart would, so the header's count drops now, not when /cart is next opened.
+  useEffect(() => {
+    if (loaded.state === 'ready') for (const order of loaded.data) settleCartFor(order);
+  }, [loaded]);
   // An order paying into its own account turns paid here by itself when the money lands.
   const waiting = loaded.state === 'ready' ? loaded.data.find((o) => o.payment?.ownAccount && o.payment.due) : undefined;
   useOrderWatch(

@@ -10,7 +10,6 @@ import {
   lastOrderToShow,
   type PlacedRef,
   placedOrderForCart,
-  rememberFinishedOrder,
 } from '../orders/checkout-store.browser.ts';
 import { copyFromButton } from '../orders/copy-detail.browser.ts';
 import {
@@ -32,8 +31,9 @@ import {
   lineProblemText,
   orderLinesFromCart,
 } from './cart-check.ts';
-import { $cartItems, clearCart, removeFromCart, repriceCartLine, updateCartQuantity } from './cart-store.browser.ts';
+import { $cartItems, removeFromCart, repriceCartLine, updateCartQuantity } from './cart-store.browser.ts';
 import { type CartItem, cartSubtotal, lineKey, lineTitle, MAX_LINE_QUANTITY } from './cart.ts';
+import { settleCart } from './settle-cart.browser.ts';
 
 /**
  * /cart, drawn by a plain script from the cart kept in this browser (CartPage.astro's templates;
@@ -277,12 +277,8 @@ function cartPage(root: HTMLElement, checkoutHost: HTMLElement) {
         }
         // Paid for (the transfer landed after the checkout closed), or reported paid on /track:
         // these lines are that order's, so the cart shows the order instead of offering them again.
-        if (!isClosedWithoutSale(order.status)) {
-          rememberFinishedOrder(order, placed.accessToken);
-          clearCart();
-        }
         // Either way, and after a cancel or an expiry (the lines stay), the next checkout is a new order.
-        finishCheckoutAttempt();
+        settleCart(order, placed);
       },
       (error: unknown) => {
         if (ask === ownOrderAsk && error instanceof ApiRequestError && error.status === 404) finishCheckoutAttempt();
