@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import { deliveryAddress, type PlaceOrder } from '../../src/features/orders/checkout.ts';
+import { fillEmptyProfileStatement } from '../accounts/profile.ts';
 import type { OrderView } from '../../src/features/orders/order-view.ts';
 import type { Db } from '../platform/db.ts';
 import { unlessChanged } from '../platform/compare-and-set.ts';
@@ -218,6 +219,7 @@ async function place(
       ...(account ? [db.insert(paymentAccounts).values(account)] : []),
       ...(confirm.allowed ? [queueEmail(db, orderConfirmationEmail(view, config.SITE_URL), id)] : []),
       ...(credit?.statements(id) ?? []),
+      ...(owner ? [fillEmptyProfileStatement(db, owner.id, { ...request.customer, ...deliveryAddress(request.customer) })] : []),
       // Last: counts this order's units with every other unpaid order's (functions/orders/limits.ts).
       ...guardUnpaidHolds(db, config, row, now, provenAccount(owner)),
     ]);

@@ -227,6 +227,29 @@ describe('profile', () => {
     expect(cleared.profile.phone).toBeNull();
   });
 
+  it('a signed-in order fills what the profile left empty, and never what the shopper saved', async () => {
+    const browser = new Browser();
+    const email = newEmail('fills');
+    await signedInUser(browser, email);
+    const profile = async () => accountApi.profile.response.parse(await (await browser.get('/account/profile')).json()).profile;
+    expect(await profile()).toMatchObject({ name: null, phone: null, address: null, city: null, state: null });
+    await placeAs(browser, email);
+    const { customer } = orderRequest();
+    const filled = await profile();
+    expect(filled).toMatchObject({ name: customer.name, city: customer.city, state: customer.state, address: customer.address });
+    expect(filled.phone).toMatch(/^\+234\d{10}$/);
+
+    // What the shopper then saves stays, whatever a later order (a gift, say) was delivered to.
+    expect((await browser.post('/account/profile', { name: 'Ada Obi-Okafor', city: 'Lekki' })).status).toBe(200);
+    const request = orderRequest();
+    const gift = await browser.post('/orders', {
+      ...request,
+      customer: { ...request.customer, email, name: 'Chidi Okeke', address: '4 Awolowo Road', city: 'Ikoyi' },
+    });
+    expect(gift.status).toBe(201);
+    expect(await profile()).toMatchObject({ name: 'Ada Obi-Okafor', city: 'Lekki', address: customer.address });
+  });
+
   it('no request changes a role, the e-mail verification, the address or another user', async () => {
     const browser = new Browser();
     const email = newEmail('me');
