@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { ApiError } from '../platform/errors.ts';
+import { allowEmailTo } from '../platform/rate-limit.ts';
 import { users } from '../platform/schema.ts';
 import { clearSignInFailures, confirmPassword } from './credentials.ts';
 import { queueEmailForUser } from './links.ts';
@@ -19,7 +20,8 @@ const wrongCurrentPassword = () =>
  * none to change (400 `no_password`: "Forgot password?" adds one). The current password is
  * required, and wrong ones count like failed sign-ins, so a stolen session cannot guess on.
  * Every other session ends, this browser's stays; the failures so far are forgiven and the
- * owner is told by e-mail.
+ * owner is told by e-mail (up to the address's hourly e-mails). Made only at the version the
+ * session was checked at: a reset or claim landing meanwhile wins, and this change is a 401.
  */
 export async function changePassword(c: Context<SignedInEnv>, currentPassword: string, newPassword: string): Promise<void> {
   const { db, config, user } = c.var;
@@ -29,5 +31,7 @@ export async function changePassword(c: Context<SignedInEnv>, currentPassword: s
   await confirmPassword(c, user, currentPassword, wrongCurrentPassword);
   await endOtherSessions(c, { passwordHash: await hashPassword(newPassword) });
   await clearSignInFailures(c, user.email);
-  await queueEmailForUser(db, passwordChangedEmail(user.email, user.name, config.SITE_URL), eq(users.id, user.id));
+  // Told each time, up to the address's hourly e-mails (a session could change it in a loop).
+  if (await allowEmailTo(db, config, user.email, 'account'))
+    await queueEmailForUser(db, passwordChangedEmail(user.email, user.name, config.SITE_URL), eq(users.id, user.id));
 }

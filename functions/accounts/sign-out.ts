@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import type { AppEnv } from '../platform/app.ts';
 import { ApiError } from '../platform/errors.ts';
@@ -22,21 +22,23 @@ export async function signOutHere(c: Context<AppEnv>): Promise<void> {
 
 /**
  * Ends every other session of the signed-in user (their rows, and the version for any cookie
- * from before sessions were rows), applying `set` in the same batch (a new password); this
- * browser keeps its session with a cookie at the new version. 401 when the user is gone.
+ * from before sessions were rows), applying `set` with the new version (a new password); this
+ * browser keeps its session with a cookie at the new version. 401 when the user is gone, or
+ * moved to another version since this request's session was checked (a reset, a claim).
  */
 export async function endOtherSessions(c: Context<SignedInEnv>, set: Partial<typeof users.$inferInsert> = {}): Promise<UserRow> {
   const { db, user, sessionId } = c.var;
   const trustedHere = await trustedDeviceId(c, user);
-  const [[row]] = await db.batch([
-    db
-      .update(users)
-      .set({ ...set, sessionVersion: sql`${users.sessionVersion} + 1` })
-      .where(eq(users.id, user.id))
-      .returning(),
-    endSessionsStatement(db, user.id, sessionId),
-  ]);
+  // Only at the version this request's session was checked at: a reset or a claim that landed
+  // meanwhile (it ended this session too) must not be undone by it, its password least of all.
+  const [row] = await db
+    .update(users)
+    .set({ ...set, sessionVersion: sql`${users.sessionVersion} + 1` })
+    .where(and(eq(users.id, user.id), eq(users.sessionVersion, user.sessionVersion)))
+    .returning();
   if (!row) throw new ApiError(401, 'unauthorized', 'Please sign in to continue.');
+  // The other sessions' tokens died with the version; their rows go too.
+  await endSessionsStatement(db, user.id, sessionId);
   await issueSessionCookie(c, row, sessionId);
   // The new version ends every browser's trust for the address (functions/accounts/device.ts);
   // this one keeps its own, or earns it with the password it just showed.

@@ -8,6 +8,7 @@ import type { Db } from '../platform/db.ts';
 import { ApiError } from '../platform/errors.ts';
 import { CHECKS, emailOutbox, orders, paymentAccounts, providerPayments, type OrderRow } from '../platform/schema.ts';
 import { outboxRowFor } from '../platform/outbox.ts';
+import { allowEmailTo } from '../platform/rate-limit.ts';
 import { partPaidEmail } from '../orders/messages.ts';
 import type { ReportedPayment } from './provider.ts';
 import { creditStillThisOrders, isStockShortage, lateRevivalRefusal } from '../orders/late-payment.ts';
@@ -171,21 +172,23 @@ async function judge(
     if (outcome === 'part') {
       // The shopper hears what arrived and what is still to pay, once: only while this payment
       // is still unjudged, in the batch that judges it (a redelivery or a second judge writes none).
+      // Counted per recipient as the store's other order e-mails: anyone can type an address at
+      // the checkout and pay a naira at a time into the order's account.
+      const told = await allowEmailTo(db, config, order.email, 'order', now);
       const message = partPaidEmail(
         { number: order.number, customer: { name: order.customerName, email: order.email }, expiresAt: order.expiresAt },
         paidAfter,
         order.total - paidAfter,
         config.SITE_URL,
       );
-      await db.batch([
-        db.insert(emailOutbox).select(
-          db
-            .select(outboxRowFor(message, sql<string>`${order.id}`.as('order_id')))
-            .from(providerPayments)
-            .where(and(eq(providerPayments.id, paymentId), eq(providerPayments.outcome, 'pending'))),
-        ),
-        judged,
-      ]);
+      const tell = db.insert(emailOutbox).select(
+        db
+          .select(outboxRowFor(message, sql<string>`${order.id}`.as('order_id')))
+          .from(providerPayments)
+          .where(and(eq(providerPayments.id, paymentId), eq(providerPayments.outcome, 'pending'))),
+      );
+      if (told) await db.batch([tell, judged]);
+      else await judged;
       return { outcome, refund };
     }
     if (outcome !== 'refund') {

@@ -167,7 +167,8 @@ describe('API contracts', () => {
         expiresAt: order.expiresAt,
         total: order.total,
         deliveryMethod: order.deliveryMethod,
-        payment: { bankName, accountName, accountNumber, ownAccount },
+        // What is still to pay (all of it: nothing arrived yet), for the notice after a part.
+        payment: { bankName, accountName, accountNumber, ownAccount, amount: order.total, received: 0 },
       },
     });
     const stranger = await call(orderApi.get, {

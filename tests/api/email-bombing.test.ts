@@ -89,6 +89,18 @@ describe('e-mails a stranger can trigger are limited per recipient', () => {
     expect(sent).toEqual(Array(LIMIT).fill('account_verify'));
   });
 
+  it('a session changing the password in a loop tells the address at most the limit of times', async () => {
+    const browser = new Browser(ORIGIN, VARS);
+    const email = newEmail('changes');
+    await signedInUser(browser, email);
+    for (let i = 0; i < LIMIT + 3; i++) {
+      const changed = await browser.post('/account/password', { currentPassword: PASSWORD, newPassword: PASSWORD });
+      expect(changed.status, await changed.clone().text()).toBe(200);
+    }
+    // The sign-up's verify e-mail was the first of the hour's account e-mails to this address.
+    expect(await kinds(email)).toEqual(['account_verify', ...Array(LIMIT - 1).fill('account_password_changed')]);
+  });
+
   it('a signed-in account asking again and again for a verify link is told to use the newest one', async () => {
     const browser = new Browser(ORIGIN, VARS);
     const email = newEmail('resend');

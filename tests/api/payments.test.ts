@@ -328,6 +328,41 @@ describe('the signed webhook', () => {
     expect((await emailsOf(placed.order.number)).filter((m) => m.subject.includes('still to pay'))).toHaveLength(1);
   });
 
+  it('part payments e-mail one address at most its hourly limit of order e-mails, however many naira arrive', async () => {
+    const limited = envWith({ PAYMENTS_STANDIN: 'true', RATE_LIMIT_EMAIL_RECIPIENT: '3/3600' });
+    const email = `parts-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const request = orderRequest({ lines: [await line(PRODUCT, 1)] });
+    const response = await call(
+      '/orders',
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: 'http://localhost:8787' },
+        body: JSON.stringify({ ...request, customer: { ...request.customer, email } }),
+      },
+      limited,
+    );
+    expect(response.status).toBe(201);
+    const placed = placedOrderSchema.parse(await response.json());
+    // Someone who typed the victim's address pays a naira at a time into the order's account.
+    for (let i = 0; i < 6; i++) {
+      const paid = await call(
+        '/test/paystack/pay',
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ accountNumber: placed.order.payment!.accountNumber, amountKobo: 100, deliver: true }),
+        },
+        limited,
+      );
+      expect(paid.status).toBe(200);
+    }
+    expect((await paymentsOf(placed.order.number)).map((p) => p.outcome)).toEqual(Array(6).fill('part'));
+    const mails = await emailsOf(placed.order.number);
+    // The confirmation and two part e-mails: the hour's three to that address.
+    expect(mails).toHaveLength(3);
+    expect(mails.filter((m) => m.subject.includes('still to pay'))).toHaveLength(2);
+  });
+
   it('keeps a part payment: the order still waits for the rest, shown to the shopper and the admin; the rest pays it', async () => {
     const placed = await placeWithProvider();
     const { accountNumber } = placed.order.payment!;

@@ -190,6 +190,25 @@ describe('a sign-in whose password was checked before a reset', () => {
     expect(await sessionRows(userId)).toHaveLength(before + 1);
   });
 
+  it('password changes racing the owner’s reset never put the thief’s password back', async () => {
+    const email = newEmail('change-race');
+    await signedInUser(new Browser(), email);
+    const thief = new Browser();
+    expect((await thief.post('/account/sign-in', { email, password: PASSWORD })).status).toBe(200);
+    expect((await new Browser().post('/account/forgot-password', { email })).status).toBe(202);
+    const token = await linkToken(email, 'reset');
+    // The thief re-sets the stolen password again and again while the owner resets it.
+    const changes = Array.from({ length: 6 }, () =>
+      thief.post('/account/password', { currentPassword: PASSWORD, newPassword: PASSWORD }),
+    );
+    const reset = await new Browser().post('/account/reset-password', { token, password: 'the owner’s new passphrase' });
+    expect(reset.status).toBe(200);
+    for (const change of await Promise.all(changes)) expect([200, 401]).toContain(change.status);
+    expect((await new Browser().post('/account/sign-in', { email, password: 'the owner’s new passphrase' })).status).toBe(200);
+    expect((await new Browser().post('/account/sign-in', { email, password: PASSWORD })).status).toBe(401);
+    expect((await thief.session()).user).toBeNull();
+  });
+
   it('sign-ins racing the owner’s reset: none of them is signed in afterwards', async () => {
     const email = newEmail('racing');
     await signedInUser(new Browser(), email);
