@@ -262,7 +262,10 @@ test('a reset link used up while its form was open is refused on submit, and say
   const origin = { origin: baseURL ?? '' };
   expect((await request.post('/api/account/forgot-password', { data: { email }, headers: origin })).status()).toBe(202);
   const link = linkFromOutbox(db, email, 'reset');
+  // The page asks whether the link works as it opens; the other tab uses it only after that.
+  const checked = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/account/reset-password/check');
   await page.goto(link);
+  expect((await checked).status()).toBe(200);
   await expect(main(page).getByRole('heading', { level: 1 })).toHaveText('Choose a new password');
   // Used in another tab meanwhile.
   const token = new URL(link, baseURL).searchParams.get('reset');

@@ -261,6 +261,8 @@ test('a guest swaps a phone: request with a photo, the admin’s offer, accepted
     'trade_in_offer_made',
     'trade_in_accepted',
     'order_confirmation',
+    // The ₦100,000 part paid into the order's account above: what arrived, what is still to pay.
+    'order_part_paid',
     'order_status_paid',
     'trade_in_completed',
   ]);
