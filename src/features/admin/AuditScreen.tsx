@@ -5,7 +5,7 @@ import { adminAuditApi, type AuditLog } from './admin-api.ts';
 import { AUDIT_ENTITIES, type AuditEntity } from './admin-contract.ts';
 import { type AdminRoute, adminHref, listQuery } from './admin-route.ts';
 import { AdminLink, ScreenHeading, useRouter } from './admin-router.tsx';
-import { shown } from './History.tsx';
+import { AuditChanges } from './History.tsx';
 import { Pager, TableBox } from './ListControls.tsx';
 import { adminCall, adminLoadFailed } from './use-admin.browser.ts';
 
@@ -107,15 +107,7 @@ function Entries({ log, route }: { log: AuditLog; route: AdminRoute }) {
                 </td>
                 <td className="admin-wrap">
                   <strong>{entry.action}</strong>
-                  {Object.keys(entry.changes).length > 0 && (
-                    <ul>
-                      {Object.entries(entry.changes).map(([field, change]) => (
-                        <li key={field}>
-                          <code>{field}</code>: {shown(field, change.from)} → {shown(field, change.to)}
-                        </li>
-                      ))}
-                    </ul>
-                  )}
+                  <AuditChanges changes={entry.changes} />
                 </td>
               </tr>
             );

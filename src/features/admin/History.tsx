@@ -67,10 +67,24 @@ export function StatusHistory<S extends string>({
   );
 }
 
+/** Each field an audit entry changed, from → to, with amounts as amounts; nothing when none. */
+export function AuditChanges({ changes }: { changes: AuditEntry['changes'] }) {
+  if (Object.keys(changes).length === 0) return null;
+  return (
+    <ul>
+      {Object.entries(changes).map(([field, change]) => (
+        <li key={field}>
+          <code>{field}</code>: {shown(field, change.from)} → {shown(field, change.to)}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** Audit fields the Worker records in kobo (an order's payment, a trade-in's offer); a product's prices are recorded in naira, as typed (`…Naira`). */
 const KOBO_FIELDS = new Set(['paymentReceived', 'offer']);
 
-export function shown(field: string, value: unknown): string {
+function shown(field: string, value: unknown): string {
   if (value === null || value === undefined || value === '') return '—';
   if (typeof value === 'number' && KOBO_FIELDS.has(field)) return formatNaira(value);
   // A product's price as the form took it (`priceNaira`): whole naira, shown as every amount is.
@@ -94,15 +108,7 @@ export function AuditTrail({ entries }: { entries: readonly AuditEntry[] }) {
               <p>
                 <strong>{entry.action}</strong> by {entry.by}, <time dateTime={entry.at}>{formatLagosTime(entry.at)}</time>
               </p>
-              {Object.keys(entry.changes).length > 0 && (
-                <ul>
-                  {Object.entries(entry.changes).map(([field, change]) => (
-                    <li key={field}>
-                      <code>{field}</code>: {shown(field, change.from)} → {shown(field, change.to)}
-                    </li>
-                  ))}
-                </ul>
-              )}
+              <AuditChanges changes={entry.changes} />
             </li>
           ))}
         </ol>
