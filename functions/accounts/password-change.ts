@@ -31,7 +31,8 @@ export async function changePassword(c: Context<SignedInEnv>, currentPassword: s
   await confirmPassword(c, user, currentPassword, wrongCurrentPassword);
   await endOtherSessions(c, { passwordHash: await hashPassword(newPassword) });
   await clearSignInFailures(c, user.email);
-  // Told each time, up to the address's hourly e-mails (a session could change it in a loop).
-  if (await allowEmailTo(db, config, user.email, 'account'))
+  // Told each time, up to the hourly limit of security notices: a session could change it in a
+  // loop; strangers' sign-ups and reset requests fill other counts, so they cannot silence it.
+  if (await allowEmailTo(db, config, user.email, 'security'))
     await queueEmailForUser(db, passwordChangedEmail(user.email, user.name, config.SITE_URL), eq(users.id, user.id));
 }

@@ -1,4 +1,4 @@
-import { eq, type SQL, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Profile, ProfileUpdateRequest } from '../../src/features/account/account-api.ts';
 import type { profileUpdateSchema } from '../../src/features/account/account-api.ts';
 import type { z } from 'zod';
@@ -46,32 +46,36 @@ export async function updateProfile(db: Db, user: UserRow, update: ProfileUpdate
 }
 
 /**
- * A signed-in shopper's order fills what their profile left empty, as a statement for the order's
- * own batch: the name and phone each when blank, the delivery address (address, city, state) only
+ * A signed-in shopper's order for themselves fills what their profile left empty, as a statement
+ * for the order's own batch: the name and phone each when blank, the delivery address (address, city, state) only
  * when all three are blank and the order is delivered. What they saved themselves is never
  * overwritten; the next checkout starts from it.
  */
 export function fillEmptyProfileStatement(
   db: Db,
-  userId: string,
+  owner: Pick<UserRow, 'id' | 'sessionVersion'>,
   customer: { name: string; phone: string; address: string; city: string; state: string },
 ) {
   const blank = (column: SQL) => sql`coalesce(${column}, '') = ''`;
   const noAddress = sql`${blank(sql`${users.address}`)} and ${blank(sql`${users.city}`)} and ${blank(sql`${users.state}`)}`;
   const fromOrder = (column: SQL, value: string, when: SQL) => sql`case when ${when} then ${value} else ${column} end`;
   const addressGiven = customer.address !== '';
-  return db
-    .update(users)
-    .set({
-      name: fromOrder(sql`${users.name}`, customer.name, blank(sql`${users.name}`)),
-      phone: fromOrder(sql`${users.phone}`, customer.phone, blank(sql`${users.phone}`)),
-      ...(addressGiven
-        ? {
-            address: fromOrder(sql`${users.address}`, customer.address, noAddress),
-            city: fromOrder(sql`${users.city}`, customer.city, noAddress),
-            state: fromOrder(sql`${users.state}`, customer.state, noAddress),
-          }
-        : {}),
-    })
-    .where(eq(users.id, userId));
+  return (
+    db
+      .update(users)
+      .set({
+        name: fromOrder(sql`${users.name}`, customer.name, blank(sql`${users.name}`)),
+        phone: fromOrder(sql`${users.phone}`, customer.phone, blank(sql`${users.phone}`)),
+        ...(addressGiven
+          ? {
+              address: fromOrder(sql`${users.address}`, customer.address, noAddress),
+              city: fromOrder(sql`${users.city}`, customer.city, noAddress),
+              state: fromOrder(sql`${users.state}`, customer.state, noAddress),
+            }
+          : {}),
+      })
+      // Only at the version the order's session was checked at: a claim or reset that cleared the
+      // profile meanwhile (firstProofStatements) is not refilled with what an ended session typed.
+      .where(and(eq(users.id, owner.id), eq(users.sessionVersion, owner.sessionVersion)))
+  );
 }

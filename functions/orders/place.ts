@@ -17,6 +17,7 @@ import {
   type OrderLineRow,
   type OrderRow,
   type PaymentAccountRow,
+  type UserRow,
 } from '../platform/schema.ts';
 import { orderConfirmationEmail } from './messages.ts';
 import { queueEmail } from '../platform/outbox.ts';
@@ -101,7 +102,7 @@ export function placeOrder(
  * unpaid orders, not by the contacts it orders with: a stranger's orders with the same e-mail,
  * phone or address must not lock its owner out (functions/orders/limits.ts).
  */
-export type OrderOwner = { id: string; emailVerified: Date | null };
+export type OrderOwner = Pick<UserRow, 'id' | 'email' | 'emailVerified' | 'sessionVersion'>;
 
 const provenAccount = (owner: OrderOwner | null) => (owner?.emailVerified ? owner.id : null);
 
@@ -219,7 +220,11 @@ async function place(
       ...(account ? [db.insert(paymentAccounts).values(account)] : []),
       ...(confirm.allowed ? [queueEmail(db, orderConfirmationEmail(view, config.SITE_URL), id)] : []),
       ...(credit?.statements(id) ?? []),
-      ...(owner ? [fillEmptyProfileStatement(db, owner.id, { ...request.customer, ...deliveryAddress(request.customer) })] : []),
+      // An order the shopper places for themselves (their account's address) fills what their
+      // profile left empty; one sent to someone else (a gift) does not.
+      ...(owner && request.customer.email === owner.email
+        ? [fillEmptyProfileStatement(db, owner, { ...request.customer, ...deliveryAddress(request.customer) })]
+        : []),
       // Last: counts this order's units with every other unpaid order's (functions/orders/limits.ts).
       ...guardUnpaidHolds(db, config, row, now, provenAccount(owner)),
     ]);

@@ -172,9 +172,9 @@ async function judge(
     if (outcome === 'part') {
       // The shopper hears what arrived and what is still to pay, once: only while this payment
       // is still unjudged, in the batch that judges it (a redelivery or a second judge writes none).
-      // Counted per recipient as the store's other order e-mails: anyone can type an address at
-      // the checkout and pay a naira at a time into the order's account.
-      const told = await allowEmailTo(db, config, order.email, 'order', now);
+      // Counted per recipient (anyone can type an address at the checkout and pay a naira at a
+      // time into the order's account), in a count of its own, apart from the order confirmations.
+      const told = await allowEmailTo(db, config, order.email, 'payment', now);
       const message = partPaidEmail(
         { number: order.number, customer: { name: order.customerName, email: order.email }, expiresAt: order.expiresAt },
         paidAfter,

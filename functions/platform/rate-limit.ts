@@ -270,7 +270,16 @@ export async function limitClient(
  * who cancels never loses the next order's bank details to the limit, while an order placed in
  * someone else's name and cancelled, again and again, is still counted for each of its e-mails.
  */
-export type StrangerEmailKind = 'account' | 'newsletter' | 'trade_in' | 'order' | 'order_update';
+export type StrangerEmailKind =
+  | 'account'
+  | 'newsletter'
+  | 'trade_in'
+  | 'order'
+  | 'order_update'
+  /** What a payment tells (a part arrived): only money sent fills it, so it never uses up an order's confirmation. */
+  | 'payment'
+  /** A security notice (the password changed): only the account's own session fills it, so strangers cannot silence it. */
+  | 'security';
 
 /**
  * Whether one more e-mail of `kind` may go to `email` in this window, whoever asks: e-mail

@@ -2,6 +2,8 @@ import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers';
 import { requireAdmin, requireUser } from '../../functions/accounts/session.ts';
 import { createApp } from '../../functions/platform/app.ts';
+import { fillEmptyProfileStatement } from '../../functions/accounts/profile.ts';
+import { openDb } from '../../functions/platform/db.ts';
 import { describe, expect, it } from 'vitest';
 import { accountApi } from '../../src/features/account/account-api.ts';
 import type { PlacedOrder } from '../../src/features/orders/order-view.ts';
@@ -248,6 +250,37 @@ describe('profile', () => {
     });
     expect(gift.status).toBe(201);
     expect(await profile()).toMatchObject({ name: 'Ada Obi-Okafor', city: 'Lekki', address: customer.address });
+  });
+
+  it('an order sent to someone else (a gift) fills nothing; a fill made by an ended session writes nothing', async () => {
+    const browser = new Browser();
+    const email = newEmail('gift-giver');
+    const userId = await signedInUser(browser, email);
+    const request = orderRequest();
+    const gift = await browser.post('/orders', {
+      ...request,
+      customer: { ...request.customer, email: newEmail('recipient'), name: 'Gift Recipient' },
+    });
+    expect(gift.status).toBe(201);
+    const profile = async () => accountApi.profile.response.parse(await (await browser.get('/account/profile')).json()).profile;
+    expect(await profile()).toMatchObject({ name: null, phone: null, address: null });
+
+    // A reset or claim (the version moves) lands between the order's session check and its batch.
+    const row = await userRow(email);
+    await env.DB.prepare('update users set session_version = session_version + 1 where id = ?').bind(userId).run();
+    await fillEmptyProfileStatement(
+      openDb(env.DB),
+      { id: userId, sessionVersion: row!.session_version as number },
+      {
+        name: 'Attacker Drop',
+        phone: '+2348035550015',
+        address: '6 Attacker Close',
+        city: 'Lekki',
+        state: 'Lagos',
+      },
+    );
+    const after = await userRow(email);
+    expect([after!.name, after!.phone, after!.address]).toEqual([null, null, null]);
   });
 
   it('no request changes a role, the e-mail verification, the address or another user', async () => {

@@ -97,8 +97,23 @@ describe('e-mails a stranger can trigger are limited per recipient', () => {
       const changed = await browser.post('/account/password', { currentPassword: PASSWORD, newPassword: PASSWORD });
       expect(changed.status, await changed.clone().text()).toBe(200);
     }
-    // The sign-up's verify e-mail was the first of the hour's account e-mails to this address.
-    expect(await kinds(email)).toEqual(['account_verify', ...Array(LIMIT - 1).fill('account_password_changed')]);
+    // Security notices have a count of their own: the limit of them, after the sign-up's verify e-mail.
+    expect(await kinds(email)).toEqual(['account_verify', ...Array(LIMIT).fill('account_password_changed')]);
+  });
+
+  it('strangers filling the address’s account e-mails cannot silence the "password changed" notice', async () => {
+    const browser = new Browser(ORIGIN, VARS);
+    const email = newEmail('silenced');
+    await signedInUser(browser, email);
+    // The sign-up's verify e-mail and two reset links: the hour's account e-mails to the address.
+    for (let i = 0; i < LIMIT - 1; i++) expect((await client(i).post('/account/forgot-password', { email })).status).toBe(202);
+    const changed = await browser.post('/account/password', { currentPassword: PASSWORD, newPassword: 'a thief chose this one' });
+    expect(changed.status).toBe(200);
+    expect(await kinds(email)).toEqual([
+      'account_verify',
+      ...Array(LIMIT - 1).fill('account_password_reset'),
+      'account_password_changed',
+    ]);
   });
 
   it('a signed-in account asking again and again for a verify link is told to use the newest one', async () => {

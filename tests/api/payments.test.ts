@@ -358,9 +358,24 @@ describe('the signed webhook', () => {
     }
     expect((await paymentsOf(placed.order.number)).map((p) => p.outcome)).toEqual(Array(6).fill('part'));
     const mails = await emailsOf(placed.order.number);
-    // The confirmation and two part e-mails: the hour's three to that address.
-    expect(mails).toHaveLength(3);
-    expect(mails.filter((m) => m.subject.includes('still to pay'))).toHaveLength(2);
+    // The confirmation, and the hour's three part e-mails to that address (a count of their own).
+    expect(mails).toHaveLength(4);
+    expect(mails.filter((m) => m.subject.includes('still to pay'))).toHaveLength(3);
+    // They used none of the address's order confirmations: the next order still gets its own.
+    const next = await call(
+      '/orders',
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: 'http://localhost:8787' },
+        body: JSON.stringify({ ...orderRequest({ lines: [await line(PRODUCT, 1)] }), customer: { ...request.customer, email } }),
+      },
+      limited,
+    );
+    expect(next.status).toBe(201);
+    const nextOrder = placedOrderSchema.parse(await next.json());
+    expect((await emailsOf(nextOrder.order.number)).map((m) => m.subject)).toEqual([
+      expect.stringContaining(nextOrder.order.number),
+    ]);
   });
 
   it('keeps a part payment: the order still waits for the rest, shown to the shopper and the admin; the rest pays it', async () => {

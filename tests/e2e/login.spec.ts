@@ -179,9 +179,14 @@ test('a used or broken verify link says so', async ({ page, request, baseURL, db
   await expect(page).toHaveURL(/\/profile$/);
   // Opened again by the account it confirmed: said so, with the way on, not a sign-in form.
   await page.goto(link);
-  await expect(statusBanner(page)).toHaveText(`Your e-mail address ${email} is already confirmed.`);
+  await expect(statusBanner(page)).toHaveText(
+    `This link was already used or has expired. Your e-mail address ${email} is confirmed.`,
+  );
   await expect(main(page).getByRole('heading', { level: 1 })).toHaveText('E-mail address confirmed');
   await expect(main(page).getByRole('link', { name: 'Go to your account' })).toBeVisible();
+  // A malformed link is no used one: said as it is, signed in or not.
+  await page.goto('/login?verify=nope');
+  await expect(alertBanner(page)).toHaveText('This link is not valid');
   // Anyone else: the link is used.
   await page.context().clearCookies();
   await page.goto(link);

@@ -312,12 +312,15 @@ function login(root: HTMLElement) {
         if (field) field.value = typed;
         return;
       }
-      // A link opened again by the account it confirmed (a second tap in the e-mail): no failure to report.
-      const { user } = await loadSession().catch(() => ({ user: null }));
-      if (user?.emailVerified) {
-        banners.note(`Your e-mail address ${user.email} is already confirmed.`);
-        showSignedIn();
-        return;
+      // A used link opened by a confirmed account (a second tap in the e-mail, most likely): said
+      // as it is, the link used and this address confirmed, with the way on instead of a sign-in form.
+      if (error instanceof ApiRequestError && error.code === 'invalid_token') {
+        const { user } = await loadSession().catch(() => ({ user: null }));
+        if (user?.emailVerified) {
+          banners.note(`This link was already used or has expired. Your e-mail address ${user.email} is confirmed.`);
+          showSignedIn();
+          return;
+        }
       }
       banners.fail(failureMessage(error));
     }
